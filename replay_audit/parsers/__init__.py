@@ -1,0 +1,1 @@
+"""One module per log format; each decodes into ``replay_audit.events``."""

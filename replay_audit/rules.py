@@ -1,0 +1,277 @@
+"""Rule sets as data.
+
+Every way two platforms score differently is a field of ``RuleSet``; scoring
+and settlement code read fields and never ask which platform a log came from.
+Presets are plain ``RuleSet`` values; a TOML file or ``--rule key=value``
+overrides make new ones.
+
+>>> PRESETS["tenhou-4p"].kuitan, PRESETS["tenhou-3p"].tsumo_loss
+(True, True)
+>>> with_overrides(PRESETS["tenhou-4p"], {"yakuman": "full"}).yakuman
+'full'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from replay_audit.errors import RulesError
+
+YakumanMode = Literal["single", "cumulative", "full"]
+"""``single``: at most one yakuman; ``cumulative`` (Tenhou): each yakuman counts
+once and different ones stack; ``full``: the double patterns count twice."""
+KazoeMode = Literal["none", "sanbaiman", "single", "multiple"]
+ScoringMode = Literal["hanfu", "toutenkou"]
+Rounding = Literal["auto", "era1", "exact"]
+"""Final-point rounding: ``era1`` = Tenhou until 2021 (non-top rounded to 1000,
+500 away from zero; top takes minus the rest), ``exact`` = to 0.1, ``auto`` =
+pick per log (exact if it fits, else era1)."""
+
+DOUBLE_YAKUMAN_PATTERNS = (41, 46, 48, 49)
+"""Suuankou tanki, junsei chuuren, kokushi 13-sided, daisuushii."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    name: str = "tenhou-4p"
+    players: int = 4
+    # tiles and yaku
+    aka: int = 3
+    """Number of red fives (0 = none).  Tenhou has one per suit (3; 2 in 3-player)."""
+    kuitan: bool = True
+    kiriage: bool = False
+    double_wind_fu: int = 4
+    rinshan_tsumo_fu: int = 2
+    open_pinfu_fu: int = 30
+    renhou: Literal["none", "mangan", "yakuman"] = "none"
+    yakuman: YakumanMode = "cumulative"
+    kazoe: KazoeMode = "single"
+    kokushi_ankan_ron: bool = False
+    # table
+    nukidora: bool = False
+    """North set aside as kita (three-player)."""
+    chi: bool = True
+    # payments
+    honba_ron: int = 300
+    honba_tsumo: int = 100
+    """Per payer."""
+    tsumo_loss: bool = False
+    riichi_cost: int = 1000
+    noten_pool: int = 3000
+    pao_yakuman: tuple[int, ...] = (39, 49)
+    """Tenhou yakuman ids that carry pao (daisangen, daisuushii)."""
+    pao_scope: Literal["all", "yakuman_only"] = "all"
+    double_ron: bool = True
+    triple_ron_abort: bool = True
+    nagashi_mangan: bool = True
+    abortive_draws: tuple[str, ...] = ("yao9", "reach4", "ron3", "kan4", "kaze4")
+    # game
+    start_points: int = 25000
+    return_points: int = 30000
+    uma: tuple[int, ...] = (20, 10, -10, -20)
+    """Per place, in 1000s (tuple length = players)."""
+    oka: int = 20
+    """To the top player, in 1000s."""
+    rounding: Rounding = "auto"
+    ties: Literal["seat_order", "split"] = "seat_order"
+    leftover_sticks_to_top: bool = True
+    west_extension: bool = True
+    bust: bool = True
+    """Game ends when a score goes below zero."""
+    dealer_stops_all_last: bool = True
+    scoring: ScoringMode = "hanfu"
+    chips: bool = False
+    # Toutenkou (scoring == "toutenkou") point values
+    toutenkou_noten_penalty: int = 20
+    toutenkou_riichi_points: int = 1
+    notes: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4):
+            raise RulesError(f"rules {self.name!r}: players must be 3 or 4, not {self.players}")
+        if len(self.uma) != self.players:
+            raise RulesError(
+                f"rules {self.name!r}: uma needs {self.players} values, got {self.uma}"
+            )
+
+
+TENHOU_4P = RuleSet()
+TENHOU_3P = RuleSet(
+    name="tenhou-3p",
+    players=3,
+    aka=2,
+    chi=False,
+    nukidora=True,
+    honba_ron=200,
+    honba_tsumo=100,
+    tsumo_loss=True,
+    noten_pool=2000,
+    abortive_draws=("yao9", "ron3", "kan4"),
+    start_points=35000,
+    return_points=40000,
+    uma=(20, 0, -20),
+    oka=15,
+)
+MAJSOUL_4P = RuleSet(
+    name="majsoul-4p",
+    yakuman="full",
+    kokushi_ankan_ron=True,
+    pao_scope="yakuman_only",
+    triple_ron_abort=False,
+    uma=(15, 5, -5, -15),
+    rounding="exact",
+    notes="Mahjong Soul ranked (Jade/Throne uma differ: override uma).",
+)
+MAJSOUL_3P = dataclasses.replace(
+    TENHOU_3P,
+    name="majsoul-3p",
+    yakuman="full",
+    kokushi_ankan_ron=True,
+    pao_scope="yakuman_only",
+    triple_ron_abort=False,
+    uma=(15, 0, -15),
+    rounding="exact",
+)
+TOUTENKOU = RuleSet(
+    name="toutenkou",
+    players=3,
+    aka=3,
+    chi=False,
+    nukidora=True,
+    scoring="toutenkou",
+    tsumo_loss=False,
+    noten_pool=0,
+    start_points=0,
+    return_points=0,
+    uma=(0, 0, 0),
+    oka=0,
+    rounding="exact",
+    bust=False,
+    abortive_draws=(),
+    notes="Tenhou COM-match Toutenkou (GO 0x800), point scoring per the seed document.",
+)
+TENHOU_RATIO = dataclasses.replace(
+    TENHOU_4P,
+    name="tenhou-ratio",
+    start_points=1000,
+    return_points=1000,
+    uma=(0, 0, 0, 0),
+    oka=0,
+    rounding="exact",
+    bust=False,
+    notes="GO 2113 (0x841) 'ratio' tables: 10-point starting scores, no uma or oka.",
+)
+
+PRESETS: dict[str, RuleSet] = {
+    r.name: r for r in (TENHOU_4P, TENHOU_3P, MAJSOUL_4P, MAJSOUL_3P, TOUTENKOU, TENHOU_RATIO)
+}
+
+
+def with_overrides(rules: RuleSet, overrides: dict[str, Any]) -> RuleSet:
+    """A copy of ``rules`` with fields replaced; values given as strings (from the
+    command line) are converted to the field's type."""
+    fields = {f.name: f for f in dataclasses.fields(RuleSet)}
+    changes: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in fields:
+            raise RulesError(f"unknown rule field {key!r}; known: {', '.join(sorted(fields))}")
+        current = getattr(rules, key)
+        changes[key] = _coerce(key, value, current)
+    return dataclasses.replace(rules, **changes)
+
+
+def _coerce(key: str, value: Any, current: Any) -> Any:
+    if not isinstance(value, str):
+        return tuple(value) if isinstance(current, tuple) else value
+    try:
+        if isinstance(current, bool):
+            if value.lower() in ("1", "true", "yes", "on"):
+                return True
+            if value.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if isinstance(current, int):
+            return int(value)
+        if isinstance(current, tuple):
+            items = [v.strip() for v in value.split(",") if v.strip()]
+            if current and isinstance(current[0], int):
+                return tuple(int(v) for v in items)
+            return tuple(items)
+    except ValueError as exc:
+        raise RulesError(f"rule {key}: cannot read {value!r} as {type(current).__name__}") from exc
+    return value
+
+
+def load_rules(spec: str | Path, overrides: dict[str, Any] | None = None) -> RuleSet:
+    """A preset name or a TOML file (``base = "tenhou-3p"`` plus fields)."""
+    spec_s = str(spec)
+    if spec_s in PRESETS:
+        rules = PRESETS[spec_s]
+    else:
+        path = Path(spec_s)
+        if not path.is_file():
+            raise RulesError(
+                f"no rule preset or file named {spec_s!r}; presets: {', '.join(PRESETS)}"
+            )
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise RulesError(f"{path}: not a valid TOML rule file: {exc}") from exc
+        base = data.pop("base", "tenhou-4p")
+        if base not in PRESETS:
+            raise RulesError(f"{path}: unknown base preset {base!r}")
+        data.setdefault("name", path.stem)
+        rules = with_overrides(PRESETS[base], data)
+    return with_overrides(rules, overrides) if overrides else rules
+
+
+def rules_for_go_type(go_type: int | None) -> RuleSet:
+    """The preset a Tenhou GO type implies (aka and kuitan from its bits)."""
+    if go_type is None:
+        return TENHOU_4P
+    if go_type & 0x800 and go_type & 0x10:
+        base = TOUTENKOU
+    elif go_type & 0x800:
+        base = TENHOU_RATIO
+    elif go_type & 0x10:
+        base = TENHOU_3P
+    else:
+        base = TENHOU_4P
+    aka = 0 if go_type & 0x02 else base.aka
+    kuitan = not go_type & 0x04
+    chips = bool(go_type & 0x600)
+    if (aka, kuitan, chips) == (base.aka, base.kuitan, base.chips):
+        return base
+    return dataclasses.replace(
+        base, aka=aka, kuitan=kuitan, chips=chips, kiriage=chips or base.kiriage
+    )
+
+
+def rules_for_disp(disp: str | None, aka: bool = True) -> RuleSet:
+    """The preset a tenhou.net/6 ``rule.disp`` string implies (Tenhou lobby strings
+    such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names)."""
+    text = disp or ""
+    lowered = text.lower()
+    if "東天紅" in text:
+        base = TOUTENKOU
+    elif any(s in text for s in ("雀魂", "玉の間", "王座", "金の間", "銀の間", "銅の間")) or (
+        "mahjong soul" in lowered
+        or "majsoul" in lowered
+        or "jade" in lowered
+        or "throne" in lowered
+    ):
+        base = MAJSOUL_3P if ("三" in text or "3" in lowered) else MAJSOUL_4P
+    elif text.startswith("三") or "3-player" in lowered:
+        base = TENHOU_3P
+    else:
+        base = TENHOU_4P
+    kuitan = "喰" in text or not text or base.name.startswith("majsoul")
+    aka_n = base.aka if aka else 0
+    if (aka_n, kuitan) == (base.aka, base.kuitan):
+        return base
+    return dataclasses.replace(base, aka=aka_n, kuitan=kuitan)

@@ -1,0 +1,1 @@
+"""Pure scoring: decomposition, yaku, fu, points, payments, settlement."""
