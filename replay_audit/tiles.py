@@ -11,7 +11,7 @@ game plays with aka; every function that can print a red five takes ``aka``.
 >>> parse_tiles("506m")
 [17, 16, 20]
 >>> to_notation([16, 17, 20, 108])
-'045m1z'
+'056m1z'
 >>> to_tenhou6(16), to_tenhou6(16, aka=False), from_tenhou6(53)
 (51, 15, 88)
 """
