@@ -231,6 +231,8 @@ class GameMeta:
     aka: bool = True
     kuitan: bool = True
     hanchan: bool = True
+    seed: str | None = None
+    """The SHUFFLE seed (wall RNG), when the log has one."""
     extra: tuple[tuple[str, str], ...] = ()
     """Attributes the parser kept but does not model (GO ``csrule``, JSON ``title`` ...)."""
 
