@@ -1,0 +1,222 @@
+"""The ``replay-audit`` command: argument parsing and printing only.
+
+Exit codes: 0 clean, 1 mismatches found, 2 usage or input errors (an input
+that could not be read, a bad option, an unknown rule preset).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from replay_audit.errors import ReplayAuditError, RulesError
+from replay_audit.rules import PRESETS, RuleSet, load_rules
+
+EXIT_CLEAN, EXIT_MISMATCH, EXIT_ERROR = 0, 1, 2
+
+
+def _rules_from_args(args: argparse.Namespace) -> RuleSet | None:
+    overrides: dict[str, Any] = {}
+    for item in args.rule or ():
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"--rule takes KEY=VALUE, got {item!r}")
+        overrides[key.strip()] = value.strip()
+    if args.rules is None and not overrides:
+        return None
+    return load_rules(args.rules or "tenhou-4p", overrides or None)
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", help="log files, folders (searched recursively) or globs")
+    p.add_argument(
+        "--rules",
+        help=f"rule preset ({', '.join(PRESETS)}) or a TOML rule file; default: detected per log",
+    )
+    p.add_argument(
+        "--rule",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override one rule field, e.g. --rule yakuman=full (repeatable)",
+    )
+    p.add_argument(
+        "-j", "--jobs", type=int, default=0, help="worker processes (default: all cores)"
+    )
+    p.add_argument("--strict", action="store_true", help="stop with an error at the first problem")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="replay-audit",
+        description="Audit Riichi Mahjong game logs: recompute every hand and payment, report every mismatch.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    a = sub.add_parser("audit", help="audit logs and write a report")
+    _add_common(a)
+    a.add_argument("--out", default=None, help="report folder (default: reports/audit)")
+    a.add_argument(
+        "--format",
+        default="csv",
+        help="comma-separated report formats: csv, parquet, json, html (default: csv)",
+    )
+    a.add_argument("--engine", choices=("local", "dask"), default="local")
+    a.add_argument("--scheduler", default=None, help="Dask scheduler address (with --engine dask)")
+    a.add_argument(
+        "--no-resume", action="store_true", help="re-audit files already in the report folder"
+    )
+
+    pl = sub.add_parser("players", help="per-player statistics")
+    _add_common(pl)
+    pl.add_argument("--out", default=None, help="write the table to this .csv/.parquet/.html file")
+
+    c = sub.add_parser("convert", help="convert a log to tenhou.net/6 JSON or mjai JSON lines")
+    c.add_argument("log")
+    c.add_argument("--to", choices=("tenhou6", "mjai"), required=True)
+    c.add_argument("-o", "--output", default=None, help="output file (default: standard output)")
+
+    e = sub.add_parser("explain", help="score one win of a log and explain it")
+    e.add_argument("log")
+    e.add_argument("--hand", default=None, help="hand label (E1-0) or index; default: every win")
+    e.add_argument("--rules", default=None)
+    e.add_argument("--rule", action="append", metavar="KEY=VALUE")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "audit":
+            return _cmd_audit(args)
+        if args.command == "players":
+            return _cmd_players(args)
+        if args.command == "convert":
+            return _cmd_convert(args)
+        if args.command == "explain":
+            return _cmd_explain(args)
+    except ReplayAuditError as exc:
+        print(f"replay-audit: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"replay-audit: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    parser.error(f"unknown command {args.command}")
+    return EXIT_ERROR
+
+
+def _check_paths(paths: Sequence[str]) -> None:
+    import glob
+
+    for p in paths:
+        if not Path(p).exists() and not glob.glob(p):
+            raise FileNotFoundError(f"no such file, folder or glob: {p}")
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from replay_audit.runner import run_audit
+
+    _check_paths(args.paths)
+    rules = _rules_from_args(args)
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    out = Path(args.out) if args.out else Path("reports") / "audit"
+    report = run_audit(
+        args.paths,
+        rules,
+        jobs=args.jobs or None,
+        strict=args.strict,
+        progress=not args.quiet and sys.stderr.isatty(),
+        engine=args.engine,
+        scheduler=args.scheduler,
+        out=out,
+        resume=not args.no_resume,
+    )
+    written = report.write(out, formats)
+    print(report.summary_text())
+    print(f"report:   {out}/ ({', '.join(p.name for p in written)})")
+    s = report.summary()
+    if s["files_error"]:
+        return EXIT_ERROR
+    return EXIT_MISMATCH if s["findings"] else EXIT_CLEAN
+
+
+def _cmd_players(args: argparse.Namespace) -> int:
+    from replay_audit import stats
+    from replay_audit.runner import run_audit
+
+    _check_paths(args.paths)
+    report = run_audit(
+        args.paths,
+        _rules_from_args(args),
+        jobs=args.jobs or None,
+        strict=args.strict,
+        progress=not args.quiet and sys.stderr.isatty(),
+    )
+    table = stats.players(report)
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.suffix == ".parquet":
+            table.to_parquet(out, index=False)
+        elif out.suffix == ".html":
+            out.write_text(table.to_html(index=False), encoding="utf-8")
+        else:
+            table.to_csv(out, index=False)
+        print(f"{len(table)} player rows written to {out}")
+    else:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", 200, "display.width", 200):
+            print(table.to_string(index=False))
+    return EXIT_CLEAN
+
+
+def _cmd_convert(args: argparse.Namespace) -> int:
+    import json
+
+    from replay_audit.export import to_mjai, to_tenhou6
+    from replay_audit.io import read_log
+
+    game = read_log(args.log)
+    if args.to == "tenhou6":
+        text = json.dumps(to_tenhou6(game), ensure_ascii=False, separators=(",", ":"))
+    else:
+        text = "\n".join(
+            json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in to_mjai(game)
+        )
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(text + "\n")
+    return EXIT_CLEAN
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from replay_audit.audit import rules_for_game
+    from replay_audit.io import read_log
+    from replay_audit.replay import replay_game
+    from replay_audit.scoring.explain import explain
+    from replay_audit.scoring.hand import score_win
+
+    game = read_log(args.log)
+    rules = _rules_from_args(args) or rules_for_game(game)
+    replay = replay_game(game, rules)
+    for hr in replay.hands:
+        if args.hand not in (None, hr.hand.label, str(hr.hand.index)):
+            continue
+        for rr in hr.results:
+            if rr.win is None:
+                continue
+            value = score_win(rr.win, rules)
+            print(f"{hr.hand.label} seat {rr.win.seat}:")
+            print(explain(rr.win, value))
+            print()
+    return EXIT_CLEAN
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,341 @@
+"""The report: pandas tables of an audit run and their writers.
+
+``audit(paths)`` runs the per-file worker over every input and gathers the rows
+into an ``AuditReport``: ``files`` (every input file with its status),
+``games``, ``hands`` (one row per result, recorded and computed side by side),
+``findings``, and the per-player fact tables the statistics layer reads.
+Writers produce CSV, Parquet, JSON and one self-contained HTML page; every
+output carries the schema version and the rules used.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
+from replay_audit.findings import CATEGORIES
+from replay_audit.rules import RuleSet, load_rules
+
+FORMATS = ("csv", "parquet", "json", "html")
+
+FILE_COLUMNS = [
+    "file",
+    "format",
+    "status",
+    "games",
+    "hands",
+    "results",
+    "findings",
+    "error",
+    "sha256",
+]
+GAME_COLUMNS = [
+    "file",
+    "log_id",
+    "format",
+    "rules",
+    "players",
+    "go_type",
+    "lobby",
+    "rule_disp",
+    "date",
+    "hands",
+    "results",
+    "findings",
+    "status",
+    *[f"{c}{s}" for s in range(4) for c in ("name", "final_score", "final_points")],
+]
+HAND_COLUMNS = [
+    "file",
+    "log_id",
+    "hand_index",
+    "hand",
+    "round_index",
+    "honba",
+    "sticks",
+    "dealer",
+    "seq",
+    "result",
+    "winner",
+    "from_seat",
+    "pao_seat",
+    "rec_han",
+    "comp_han",
+    "rec_fu",
+    "comp_fu",
+    "rec_points",
+    "comp_points",
+    "rec_limit",
+    "comp_limit",
+    "rec_yaku",
+    "comp_yaku",
+    "rec_deltas",
+    "comp_deltas",
+    "tenpai",
+    "n_findings",
+    "status",
+]
+FINDING_COLUMNS = [
+    "category",
+    "field",
+    "file",
+    "log_id",
+    "hand",
+    "hand_index",
+    "seq",
+    "seat",
+    "recorded",
+    "computed",
+    "message",
+]
+
+
+def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.DataFrame:
+    df = pd.DataFrame.from_records(rows)
+    if columns is not None:
+        for c in columns:
+            if c not in df.columns:
+                df[c] = None
+        df = df[columns + [c for c in df.columns if c not in columns]]
+    return df
+
+
+@dataclass
+class AuditReport:
+    files: pd.DataFrame
+    games: pd.DataFrame
+    hands: pd.DataFrame
+    findings: pd.DataFrame
+    hand_facts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    game_facts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    score_history: pd.DataFrame = field(default_factory=pd.DataFrame)
+    rules: str = "auto"
+
+    @classmethod
+    def from_file_audits(cls, audits: Iterable[FileAudit], rules: str = "auto") -> AuditReport:
+        files, games, hands, findings, hf, gf, sh = [], [], [], [], [], [], []
+        for fa in audits:
+            files.append(fa.file_row())
+            games.extend(fa.games)
+            hands.extend(fa.hands)
+            findings.extend(fa.findings)
+            hf.extend(fa.hand_facts)
+            gf.extend(fa.game_facts)
+            sh.extend(fa.score_history)
+        report = cls(
+            files=_frame(files, FILE_COLUMNS)
+            .sort_values("file", kind="stable")
+            .reset_index(drop=True),
+            games=_frame(games, GAME_COLUMNS),
+            hands=_frame(hands, HAND_COLUMNS),
+            findings=_frame(findings, FINDING_COLUMNS),
+            hand_facts=_frame(hf),
+            game_facts=_frame(gf),
+            score_history=_frame(sh),
+            rules=rules,
+        )
+        return report.sorted()
+
+    def sorted(self) -> AuditReport:
+        """Deterministic row order whatever order the workers finished in."""
+
+        def srt(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+            keys = [k for k in keys if k in df.columns]
+            if df.empty or not keys:
+                return df
+            return df.sort_values(keys, kind="stable", na_position="first").reset_index(drop=True)
+
+        return AuditReport(
+            files=srt(self.files, ["file"]),
+            games=srt(self.games, ["file", "log_id"]),
+            hands=srt(self.hands, ["file", "hand_index", "seq"]),
+            findings=srt(self.findings, ["file", "hand_index", "seq", "category", "field", "seat"]),
+            hand_facts=srt(self.hand_facts, ["file", "hand_index", "seat"]),
+            game_facts=srt(self.game_facts, ["file", "seat"]),
+            score_history=srt(self.score_history, ["file", "hand_index", "seat"]),
+            rules=self.rules,
+        )
+
+    # -- summaries
+    @property
+    def clean(self) -> bool:
+        return self.findings.empty
+
+    def summary(self) -> dict[str, Any]:
+        by_cat = (
+            self.findings["category"].value_counts().to_dict() if not self.findings.empty else {}
+        )
+        status = self.files["status"].value_counts().to_dict() if not self.files.empty else {}
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "rules": self.rules,
+            "files": len(self.files),
+            "files_ok": int(status.get("ok", 0)),
+            "files_mismatch": int(status.get("mismatch", 0)),
+            "files_error": int(status.get("error", 0)),
+            "games": len(self.games),
+            "hands": int(self.games["hands"].sum()) if not self.games.empty else 0,
+            "results": len(self.hands),
+            "findings": len(self.findings),
+            "findings_by_category": {c: int(by_cat.get(c, 0)) for c in CATEGORIES if by_cat.get(c)},
+        }
+
+    def summary_text(self) -> str:
+        s = self.summary()
+        lines = [
+            f"files:    {s['files']} ({s['files_ok']} ok, {s['files_mismatch']} with mismatches, {s['files_error']} unreadable)",
+            f"games:    {s['games']}",
+            f"hands:    {s['hands']} ({s['results']} results)",
+            f"findings: {s['findings']}",
+        ]
+        lines += [f"  {cat:<11} {n}" for cat, n in s["findings_by_category"].items()]
+        return "\n".join(lines)
+
+    # -- writers
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {
+            "files": self.files,
+            "games": self.games,
+            "hands": self.hands,
+            "findings": self.findings,
+        }
+
+    def write(self, out: str | Path, formats: Iterable[str] = ("csv",)) -> list[Path]:
+        """Write the report under the folder ``out``; returns the files written.
+
+        Each table goes to ``out/<table>.<ext>``; nothing is written outside ``out``.
+        """
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for fmt in formats:
+            if fmt not in FORMATS:
+                raise ValueError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}")
+            written.extend(_WRITERS[fmt](self, folder))
+        meta = folder / "summary.json"
+        meta.write_text(json.dumps(self.summary(), indent=2, ensure_ascii=False), encoding="utf-8")
+        written.append(meta)
+        return written
+
+    def write_html(self, path: str | Path) -> Path:
+        from replay_audit import html, stats
+
+        players = stats.players(self) if not self.hand_facts.empty else pd.DataFrame()
+        page = html.render_html(
+            summary=self.summary(),
+            findings=self.findings,
+            games=self.games,
+            players=players,
+            score_history=self.score_history,
+        )
+        p = Path(path)
+        p.write_text(page, encoding="utf-8")
+        return p
+
+
+def _write_csv(report: AuditReport, folder: Path) -> list[Path]:
+    out = []
+    for name, df in report.tables().items():
+        p = folder / f"{name}.csv"
+        df.to_csv(p, index=False)
+        out.append(p)
+    return out
+
+
+def _write_parquet(report: AuditReport, folder: Path) -> list[Path]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = []
+    for name, df in report.tables().items():
+        p = folder / f"{name}.parquet"
+        table = pa.Table.from_pandas(_parquet_safe(df), preserve_index=False)
+        table = table.replace_schema_metadata(
+            {
+                **(table.schema.metadata or {}),
+                b"replay_audit.schema_version": str(SCHEMA_VERSION).encode(),
+                b"replay_audit.rules": report.rules.encode(),
+            }
+        )
+        pq.write_table(table, p)
+        out.append(p)
+    return out
+
+
+def _parquet_safe(df: pd.DataFrame) -> pd.DataFrame:
+    """Object columns with mixed types become strings so Arrow can type them."""
+    df = df.copy()
+    for c in df.columns:
+        if df[c].dtype == object:
+            df[c] = df[c].map(
+                lambda v: None if v is None or (isinstance(v, float) and v != v) else str(v)
+            )
+    return df
+
+
+def _write_json(report: AuditReport, folder: Path) -> list[Path]:
+    p = folder / "report.json"
+    doc = {
+        "summary": report.summary(),
+        **{
+            name: json.loads(df.to_json(orient="records", force_ascii=False))
+            for name, df in report.tables().items()
+        },
+    }
+    p.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+    return [p]
+
+
+def _write_html(report: AuditReport, folder: Path) -> list[Path]:
+    return [report.write_html(folder / "report.html")]
+
+
+_WRITERS: dict[str, Callable[[AuditReport, Path], list[Path]]] = {
+    "csv": _write_csv,
+    "parquet": _write_parquet,
+    "json": _write_json,
+    "html": _write_html,
+}
+
+
+# ----------------------------------------------------------------------- the API
+
+
+def iter_file_audits(
+    paths: Iterable[str | Path],
+    rules: RuleSet | str | None = None,
+    *,
+    strict: bool = False,
+    with_facts: bool = True,
+) -> Iterator[FileAudit]:
+    from replay_audit.io import iter_log_paths
+
+    rule_set = load_rules(rules) if isinstance(rules, str) else rules
+    for path in iter_log_paths(paths):
+        yield audit_file(path, rule_set, strict=strict, with_facts=with_facts)
+
+
+def audit(
+    paths: str | Path | Iterable[str | Path],
+    rules: RuleSet | str | None = None,
+    *,
+    strict: bool = False,
+) -> AuditReport:
+    """Audit files, folders or globs; one ``AuditReport`` over all of them.
+
+    ``rules`` is a ``RuleSet``, a preset name or a TOML file; ``None`` detects
+    the rules of each game from the log itself.
+    """
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    rule_set = load_rules(rules) if isinstance(rules, str) else rules
+    name = rule_set.name if rule_set is not None else "auto"
+    return AuditReport.from_file_audits(
+        iter_file_audits(paths, rule_set, strict=strict), rules=name
+    )
