@@ -1,0 +1,143 @@
+"""``score_win``: the value of one winning hand, computed from its tiles and situation.
+
+The orchestration is: read the hand every way it can be read (``decompose``),
+find the yaku and fu of each reading (``yaku``, ``fu``), add dora, turn han and
+fu into base points and payments (``points``), and keep the reading worth the
+most points (then the most han, then the most fu), as Tenhou does.
+
+Nothing here looks at what a log recorded: the result depends on ``WinContext``
+and ``RuleSet`` alone, so the auditor can hold it against the log.
+
+>>> from replay_audit.rules import TENHOU_4P
+>>> from replay_audit.tiles import parse_tiles
+>>> tiles = tuple(parse_tiles("234m345p456s22678s"))
+>>> v = score_win(WinContext(tiles=tiles, melds=(), win_tile=tiles[-1], tsumo=True,
+...                          seat=1, dealer=0), TENHOU_4P)
+>>> v.han, v.fu, v.points, v.yaku
+(3, 20, 2700, ((0, 1), (7, 1), (8, 1)))
+"""
+
+from __future__ import annotations
+
+from replay_audit.rules import RuleSet
+from replay_audit.scoring.context import WinContext, WinValue
+from replay_audit.scoring.decompose import Group, meld_group, shapes
+from replay_audit.scoring.fu import fu_items, total_fu
+from replay_audit.scoring.points import base_points, pay
+from replay_audit.scoring.yaku import AKA, DORA, URA, find_yaku, hand_traits, yakuman_count
+from replay_audit.tiles import NUM_KINDS, RED_FIVES, dora_of
+
+NOT_COMPLETE = "not_complete"
+NO_YAKU = "no_yaku"
+
+
+def _error(code: str) -> WinValue:
+    return WinValue(han=0, fu=0, points=0, limit=0, error=code)
+
+
+def count_dora(ctx: WinContext, rules: RuleSet) -> tuple[int, int, int]:
+    """``(dora, ura, aka)`` han of the hand.
+
+    Dora counts every tile, concealed and called; kita tiles count as the
+    North they are, so a kita is worth one more per indicator pointing at
+    North, on top of its own +1 as nukidora (folded into dora as Tenhou does).
+    Ura is counted only for a riichi winner; aka only when the rules have red fives.
+    """
+    counts = [0] * NUM_KINDS
+    all_tiles = list(ctx.tiles)
+    for m in ctx.melds:
+        all_tiles.extend(m.tiles)
+    for t in all_tiles:
+        counts[t >> 2] += 1
+    dora = sum(counts[dora_of(t >> 2, ctx.players)] for t in ctx.dora_indicators)
+    dora += ctx.kita
+    ura = 0
+    if ctx.riichi or ctx.double_riichi:
+        ura = sum(counts[dora_of(t >> 2, ctx.players)] for t in ctx.ura_indicators)
+    aka = sum(1 for t in all_tiles if t in RED_FIVES) if rules.aka > 0 else 0
+    return dora, ura, aka
+
+
+def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
+    """Score a win; ``WinValue.error`` is ``"not_complete"`` or ``"no_yaku"`` when the
+    hand cannot win (then every number is 0)."""
+    counts = [0] * NUM_KINDS
+    for t in ctx.tiles:
+        counts[t >> 2] += 1
+    win_kind = ctx.win_tile >> 2
+    groups: list[Group] = []
+    for m in ctx.melds:
+        g = meld_group(m)
+        if g is not None:
+            groups.append(g)
+    meld_groups = tuple(groups)
+    if len(ctx.tiles) + 3 * len(meld_groups) != 14 or counts[win_kind] == 0:
+        return _error(NOT_COMPLETE)
+    counts_t = tuple(counts)
+    readings = shapes(counts_t, win_kind, meld_groups, ctx.tsumo)
+    if not readings:
+        return _error(NOT_COMPLETE)
+
+    closed = not any(g.called for g in meld_groups)
+    all_kinds = {k for k in range(NUM_KINDS) if counts[k]}
+    for g in meld_groups:
+        all_kinds.add(g.kind)
+        if g.form == 0:
+            all_kinds.update((g.kind + 1, g.kind + 2))
+    traits = hand_traits(frozenset(all_kinds), counts_t, win_kind, not ctx.melds)
+    dora_han: tuple[int, int, int] | None = None
+
+    best: WinValue | None = None
+    best_key: tuple[int, int, int, int] = (-1, -1, -1, -1)
+    for shape in readings:
+        yaku, ym = find_yaku(shape, ctx, rules, traits, closed)
+        pinfu = any(y == 7 for y, _ in yaku)
+        items = fu_items(shape, ctx, rules, closed, pinfu)
+        fu = total_fu(items)
+        if ym:
+            ids = tuple(ym)
+            count = yakuman_count(ids, rules)
+            han = 13 * count
+            base, limit = base_points(0, fu, count, rules)
+            full: tuple[tuple[int, int], ...] = ()
+            real = 1
+        else:
+            if not yaku:
+                continue
+            if dora_han is None:
+                dora_han = count_dora(ctx, rules)
+            dora, ura, aka = dora_han
+            han = sum(h for _, h in yaku) + dora + ura + aka
+            extra: list[tuple[int, int]] = []
+            if dora:
+                extra.append((DORA, dora))
+            if aka:
+                extra.append((AKA, aka))
+            if ctx.riichi or ctx.double_riichi:
+                extra.append((URA, ura))
+            full = (*yaku, *extra)
+            ids = ()
+            count = 0
+            base, limit = base_points(han, fu, 0, rules)
+            real = 0
+        payment = pay(base, ctx.is_dealer, ctx.tsumo, rules)
+        key = (payment.total, real, han, fu)
+        if key > best_key:
+            best_key = key
+            best = WinValue(
+                han=han,
+                fu=fu,
+                points=payment.total,
+                limit=limit,
+                yaku=full,
+                yakuman=ids,
+                yakuman_count=count,
+                base=base,
+                ron_payment=payment.ron,
+                tsumo_dealer_payment=payment.tsumo_dealer,
+                tsumo_other_payment=payment.tsumo_other,
+                fu_items=items,
+            )
+    if best is None:
+        return _error(NO_YAKU)
+    return best

@@ -1,0 +1,92 @@
+"""Han and fu to base points, limit codes and payments.
+
+Kept apart from yaku and fu because this is the part every platform shares in
+shape and differs in detail (kiriage, kazoe, tsumo loss in three-player), all
+of which are ``RuleSet`` fields.
+
+>>> from replay_audit.rules import TENHOU_4P, TENHOU_3P
+>>> base_points(4, 30, 0, TENHOU_4P), base_points(3, 70, 0, TENHOU_4P)
+((1920, 0), (2000, 1))
+>>> pay(1920, dealer=False, tsumo=False, rules=TENHOU_4P).total
+7700
+>>> pay(240, dealer=False, tsumo=True, rules=TENHOU_3P).total
+800
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from replay_audit.rules import RuleSet
+
+LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+
+
+def ceil100(x: int | float) -> int:
+    return int(-(-x // 100) * 100)
+
+
+def base_points(han: int, fu: int, yakuman_count: int, rules: RuleSet) -> tuple[int, int]:
+    """``(base, limit)``: limit 0 none, 1 mangan ... 5 yakuman (kazoe included).
+
+    Chip rooms round 4h30f/3h60f up to mangan (kiriage) but Tenhou still writes
+    limit 0 for them, so kiriage changes the base only.
+    """
+    if yakuman_count:
+        return 8000 * yakuman_count, 5
+    if han >= 13:
+        if rules.kazoe == "single":
+            return 8000, 5
+        if rules.kazoe == "multiple":
+            return 8000 * (han // 13), 5
+        return 6000, 4
+    if han >= 11:
+        return 6000, 4
+    if han >= 8:
+        return 4000, 3
+    if han >= 6:
+        return 3000, 2
+    if han == 5:
+        return 2000, 1
+    base = fu * (1 << (2 + han))
+    if base >= 2000:
+        return 2000, 1
+    if rules.kiriage and base == 1920:
+        return 2000, 0
+    return base, 0
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """What each payer pays, before honba and sticks; ``total`` is Tenhou's ``ten[1]``."""
+
+    ron: int
+    tsumo_dealer: int
+    """Non-dealer tsumo: the dealer's share; dealer tsumo: each payer's share."""
+    tsumo_other: int
+    """Non-dealer tsumo: each other non-dealer's share (0 otherwise)."""
+    total: int
+
+
+def pay(base: int, dealer: bool, tsumo: bool, rules: RuleSet) -> Payment:
+    """Payments for a base value.
+
+    Three-player with ``tsumo_loss`` (Tenhou): the absent North's share simply
+    vanishes.  Three-player without it: the North share is split between the two
+    payers (北家折半), each rounded up to 100.
+    """
+    if not tsumo:
+        ron = ceil100(base * (6 if dealer else 4))
+        return Payment(ron, 0, 0, ron)
+    payers = rules.players - 1
+    missing = 4 - rules.players and not rules.tsumo_loss
+    if dealer:
+        each = ceil100(2 * base + (base if missing else 0))
+        return Payment(0, each, 0, each * payers)
+    if missing:
+        d = ceil100(2 * base + base / 2)
+        o = ceil100(base + base / 2)
+    else:
+        d = ceil100(2 * base)
+        o = ceil100(base)
+    return Payment(0, d, o, d + o * (payers - 1))
