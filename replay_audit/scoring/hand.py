@@ -19,13 +19,17 @@ and ``RuleSet`` alone, so the auditor can hold it against the log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import RuleSet
 from replay_audit.scoring.context import WinContext, WinValue
 from replay_audit.scoring.decompose import Group, meld_group, shapes
 from replay_audit.scoring.fu import fu_items, total_fu
 from replay_audit.scoring.points import base_points, pay
 from replay_audit.scoring.yaku import AKA, DORA, URA, find_yaku, hand_traits, yakuman_count
-from replay_audit.tiles import NUM_KINDS, RED_FIVES, dora_of
+from replay_audit.tiles import NUM_KINDS, RED_FIVES, dora_of, parse_tiles
 
 NOT_COMPLETE = "not_complete"
 NO_YAKU = "no_yaku"
@@ -141,3 +145,52 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     if best is None:
         return _error(NO_YAKU)
     return best
+
+
+_MELD_KINDS = {
+    "chi": MeldKind.CHI,
+    "pon": MeldKind.PON,
+    "kan": MeldKind.DAIMINKAN,
+    "daiminkan": MeldKind.DAIMINKAN,
+    "kakan": MeldKind.KAKAN,
+    "ankan": MeldKind.ANKAN,
+    "kita": MeldKind.KITA,
+}
+
+
+def context_from_notation(
+    hand: str, win: str, melds: Sequence[str] = (), **situation: Any
+) -> WinContext:
+    """A ``WinContext`` from notation, for tests, docs and the command line.
+
+    ``hand`` is the concealed tiles without the winning tile, ``win`` the
+    winning tile, ``melds`` strings like ``"pon:555m"``, ``"chi:678s"``,
+    ``"ankan:1111z"``, ``"kan:9999p"``, ``"kakan:2222s"``, ``"kita:4z"``.  Tile copies are
+    assigned across all strings at once so no id repeats.  Other keyword
+    arguments are ``WinContext`` fields (``tsumo``, ``seat``, ``dealer``, ``riichi`` ...);
+    ``tsumo`` defaults to False and ``seat``/``dealer`` to 1/0 (a non-dealer).
+
+    >>> ctx = context_from_notation("555p555s22p99s", "2p", melds=["pon:555m"])
+    >>> len(ctx.tiles), ctx.melds[0].kind, ctx.closed
+    (11, <MeldKind.PON: 'pon'>, False)
+    """
+    specs = [m.split(":", 1) for m in melds]
+    for kind_name, _ in specs:
+        if kind_name not in _MELD_KINDS:
+            raise ValueError(f"unknown meld kind {kind_name!r}; known: {', '.join(_MELD_KINDS)}")
+    all_tiles = parse_tiles("".join(t for _, t in specs) + hand + win)
+    out_melds: list[Meld] = []
+    pos = 0
+    for kind_name, text in specs:
+        n = len(parse_tiles(text))
+        tiles = tuple(sorted(all_tiles[pos : pos + n]))
+        pos += n
+        mk = _MELD_KINDS[kind_name]
+        called = None if mk in (MeldKind.ANKAN, MeldKind.KITA) else tiles[0]
+        src = None if called is None else 0
+        out_melds.append(Meld(mk, tiles, called, src, tiles[-1] if mk == MeldKind.KAKAN else None))
+    concealed = tuple(all_tiles[pos:])
+    situation.setdefault("tsumo", False)
+    situation.setdefault("seat", 1)
+    situation.setdefault("dealer", 0)
+    return WinContext(tiles=concealed, melds=tuple(out_melds), win_tile=concealed[-1], **situation)
