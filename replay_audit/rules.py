@@ -76,6 +76,11 @@ class RuleSet:
     """Per place, in 1000s (tuple length = players)."""
     oka: int = 20
     """To the top player, in 1000s."""
+    old_tonpuu_uma: tuple[int, ...] = ()
+    """Uma of tonpuu games dated before ``old_tonpuu_uma_until`` (empty = none).
+    Tenhou's tonpuu used +10/+5/-5/-10 until 2009-07/08."""
+    old_tonpuu_uma_until: str = ""
+    """``YYYYMMDDHH``: games with an earlier log date use ``old_tonpuu_uma``."""
     rounding: Rounding = "auto"
     ties: Literal["seat_order", "split"] = "seat_order"
     leftover_sticks_to_top: bool = True
@@ -83,6 +88,9 @@ class RuleSet:
     bust: bool = True
     """Game ends when a score goes below zero."""
     dealer_stops_all_last: bool = True
+    dealer_stops_on_tenpai: bool = True
+    """All-last: a tenpai dealer on top also ends the game (Tenhou 2018+; a 2009 log
+    played on, so older logs may need ``False``)."""
     scoring: ScoringMode = "hanfu"
     chips: bool = False
     # Toutenkou (scoring == "toutenkou") point values
@@ -98,9 +106,14 @@ class RuleSet:
             raise RulesError(
                 f"rules {self.name!r}: uma needs {self.players} values, got {self.uma}"
             )
+        if self.old_tonpuu_uma and len(self.old_tonpuu_uma) != self.players:
+            raise RulesError(
+                f"rules {self.name!r}: old_tonpuu_uma needs {self.players} values,"
+                f" got {self.old_tonpuu_uma}"
+            )
 
 
-TENHOU_4P = RuleSet()
+TENHOU_4P = RuleSet(old_tonpuu_uma=(10, 5, -5, -10), old_tonpuu_uma_until="2009080100")
 TENHOU_3P = RuleSet(
     name="tenhou-3p",
     players=3,
@@ -161,6 +174,7 @@ TENHOU_RATIO = dataclasses.replace(
     start_points=1000,
     return_points=1000,
     uma=(0, 0, 0, 0),
+    old_tonpuu_uma=(),
     oka=0,
     rounding="exact",
     bust=False,
