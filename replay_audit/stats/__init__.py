@@ -1,0 +1,45 @@
+"""Per-player statistics: facts first (``facts``), counters and ratios late
+(``aggregate``), every ratio defined once (``definitions``).
+
+>>> from replay_audit.stats import players, explain
+>>> print(explain("deal_in_rate"))
+deal_in_rate (deal-in rate) = deal_ins / hands: deal-ins ÷ hands
+"""
+
+from replay_audit.stats.aggregate import (
+    counters,
+    derive,
+    fact_frames,
+    games_table,
+    players,
+)
+from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS, StatDef, explain
+from replay_audit.stats.facts import (
+    game_facts,
+    game_rules,
+    game_type,
+    hand_facts,
+    placements,
+    player_key,
+    score_history,
+)
+
+__all__ = [
+    "COMPOSITES",
+    "COUNTERS",
+    "STATS",
+    "StatDef",
+    "counters",
+    "derive",
+    "explain",
+    "fact_frames",
+    "game_facts",
+    "game_rules",
+    "game_type",
+    "games_table",
+    "hand_facts",
+    "placements",
+    "player_key",
+    "players",
+    "score_history",
+]

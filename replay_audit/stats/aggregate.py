@@ -1,0 +1,286 @@
+"""Statistics late: sum fact rows into counters, then divide (definitions.py).
+
+The disputed counting conventions of stats.md §1.4 are keyword options here,
+applied to the facts at aggregation time, so one fact table answers every
+convention:
+
+- ``double_ron``: ``"per_winner"`` (default) counts a double ron as two
+  deal-ins for the discarder, so that wins = tsumo wins + deal-ins over any
+  complete set of players; ``"per_hand"`` counts it once (kobalab's choice).
+- ``count_abortive_as_hands``: abortive draws are hands in the denominator
+  (default, amae) or are dropped entirely (taopp).
+- ``closed_kan_is_call``: an ankan counts as a call for the call rate and
+  makes a win non-dama (default False: an ankan keeps the hand closed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from replay_audit.events import Game
+from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS
+from replay_audit.stats.facts import game_facts, hand_facts
+
+DoubleRon = Literal["per_winner", "per_hand"]
+
+Source = Any
+"""Paths, a folder, an iterable of ``Game`` (or of paths), or an object with
+``hand_facts`` and ``game_facts`` DataFrames (the audit report)."""
+
+
+# ------------------------------------------------------------------------ sources
+
+
+def fact_frames(games: Iterable[Game]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(hand_facts, game_facts)`` as DataFrames for many games, in one pass."""
+    hand_rows: list[dict[str, Any]] = []
+    game_rows: list[dict[str, Any]] = []
+    for game in games:
+        hand_rows.extend(hand_facts(game))
+        game_rows.extend(game_facts(game))
+    return pd.DataFrame(hand_rows), pd.DataFrame(game_rows)
+
+
+def _games_from_paths(paths: list[Path]) -> Iterable[Game]:
+    """Read logs with the project's reader (``replay_audit.io``), skipping what it
+    reports as unreadable: statistics cover what could be read."""
+    try:
+        from replay_audit import io as rio  # the reader lands in parallel
+    except ImportError as exc:  # pragma: no cover - depends on the build stage
+        raise RuntimeError("reading paths needs replay_audit.io (not available)") from exc
+    for item in rio.iter_games(paths):
+        game = getattr(item, "game", item)
+        if isinstance(game, Game):
+            yield game
+
+
+def _frames(source: Source) -> tuple[pd.DataFrame, pd.DataFrame]:
+    if hasattr(source, "hand_facts") and hasattr(source, "game_facts"):
+        hf, gf = source.hand_facts, source.game_facts
+        if isinstance(hf, pd.DataFrame) and isinstance(gf, pd.DataFrame):
+            return hf, gf
+    if isinstance(source, Game):
+        return fact_frames([source])
+    if isinstance(source, (str, Path)):
+        return fact_frames(_games_from_paths([Path(source)]))
+    items = list(source)
+    games = [g for g in items if isinstance(g, Game)]
+    paths = [Path(p) for p in items if isinstance(p, (str, Path))]
+    if len(games) + len(paths) != len(items):
+        raise TypeError("a stats source holds Game objects, paths, or hand/game fact frames")
+    if paths:
+        games.extend(_games_from_paths(paths))
+    return fact_frames(games)
+
+
+# ----------------------------------------------------------------------- counters
+
+
+def _hand_counters(
+    hf: pd.DataFrame, *, double_ron: DoubleRon, closed_kan_is_call: bool
+) -> pd.DataFrame:
+    """Additive counters per hand row (one column per counter)."""
+    b = lambda col: hf[col].fillna(False).astype(bool)  # noqa: E731
+    won, riichi = b("won"), b("riichi_declared")
+    called = b("called") | (b("closed_kan") if closed_kan_is_call else False)
+    dealt = b("dealt_in")
+    draw = b("exhaustive_draw")
+    stick = hf["riichi_stick"].fillna(0)
+    tenpai = hf["tenpai_at_draw"]
+    win_payment = hf["win_payment"].astype(float).fillna(0)
+    deal_ins = hf["deal_in_to"] if double_ron == "per_winner" else dealt.astype(int)
+    c = pd.DataFrame(index=hf.index)
+    c["hands"] = 1
+    c["dealer_hands"] = b("dealer").astype(int)
+    c["wins"] = won.astype(int)
+    c["tsumo_wins"] = b("won_tsumo").astype(int)
+    c["ron_wins"] = (won & ~b("won_tsumo")).astype(int)
+    c["deal_ins"] = deal_ins.astype(int)
+    c["riichi_hands"] = riichi.astype(int)
+    c["call_hands"] = called.astype(int)
+    c["riichi_wins"] = (won & riichi).astype(int)
+    c["open_wins"] = (won & b("called")).astype(int)
+    c["dama_wins"] = (won & ~riichi & ~called).astype(int)
+    c["win_hand_value_sum"] = hf["win_hand_value"].astype(float).fillna(0)
+    c["win_payment_sum"] = win_payment
+    c["win_net_sum"] = np.where(won, win_payment - stick, 0.0)
+    c["deal_in_payment_sum"] = hf["deal_in_payment"].fillna(0)
+    c["exhaustive_draws"] = draw.astype(int)
+    c["draw_tenpai"] = (draw & (tenpai == True)).astype(int)  # noqa: E712
+    c["draw_tenpai_known"] = (draw & tenpai.notna()).astype(int)
+    c["riichi_deal_ins"] = (riichi & dealt).astype(int)
+    c["riichi_deal_ins_after"] = (b("riichi_accepted") & dealt).astype(int)
+    c["riichi_draws"] = (riichi & draw).astype(int)
+    c["riichi_net_sum"] = np.where(riichi, hf["net"], 0)
+    order = hf["riichi_order"]
+    c["first_riichi"] = (riichi & (order == 1)).astype(int)
+    c["chasing_riichi"] = (riichi & (order > 1)).astype(int)
+    c["chased_riichi"] = (riichi & b("chased")).astype(int)
+    c["riichi_turn_sum"] = hf["riichi_turn"].astype(float).fillna(0)
+    c["ippatsu_wins"] = (won & riichi & b("ippatsu")).astype(int)
+    c["ura_wins"] = (won & riichi & b("ura")).astype(int)
+    c["call_wins"] = (called & won).astype(int)
+    c["call_deal_ins"] = (called & dealt).astype(int)
+    c["call_draws"] = (called & draw).astype(int)
+    c["deal_ins_in_riichi"] = (dealt & riichi).astype(int)
+    c["deal_ins_open"] = (dealt & b("called")).astype(int)
+    c["deal_in_hands"] = dealt.astype(int)
+    c["win_turn_sum"] = hf["win_turn"].astype(float).fillna(0)
+    c["pao_paid_sum"] = hf["pao_paid"].fillna(0)
+    c["pao_hands"] = (hf["pao_paid"].fillna(0) > 0).astype(int)
+    c["hand_net_sum"] = hf["net"].fillna(0)
+    c["yakuman_wins"] = (won & b("yakuman")).astype(int)
+    c["double_riichi_wins"] = (won & b("double_riichi")).astype(int)
+    c["nagashi"] = b("nagashi").astype(int)
+    c["abortive_hands"] = b("abortive").astype(int)
+    return c
+
+
+def _game_counters(gf: pd.DataFrame) -> pd.DataFrame:
+    place = gf["place"].astype(float)
+    players = gf["players"].astype(float)
+    c = pd.DataFrame(index=gf.index)
+    c["games"] = 1
+    for k in (1, 2, 3, 4):
+        c[f"place_{k}"] = (place == k).astype(int)
+    c["top2"] = (place <= 2).astype(int)
+    c["not_last"] = (place < players).astype(int)
+    c["place_sum"] = place
+    c["final_score_sum"] = gf["final_score"].astype(float)
+    c["final_points_sum"] = gf["final_points"].astype(float)
+    c["busts"] = gf["bust"].astype(bool).astype(int)
+    return c
+
+
+def counters(
+    hand_facts_df: pd.DataFrame,
+    game_facts_df: pd.DataFrame,
+    *,
+    double_ron: DoubleRon = "per_winner",
+    count_abortive_as_hands: bool = True,
+    closed_kan_is_call: bool = False,
+    by: tuple[str, ...] = ("name", "game_type"),
+) -> pd.DataFrame:
+    """Summed counters per group (default: per player and game type).
+
+    Counters are additive: counters of two disjoint sets of games summed
+    column-wise equal the counters of their union.  Unfinished hands (the log
+    ends mid-hand) and unfinished games (no ``owari``) are never counted."""
+    if double_ron not in ("per_winner", "per_hand"):
+        raise ValueError(f"double_ron must be 'per_winner' or 'per_hand', not {double_ron!r}")
+    keys = list(by)
+    names = [c.key for c in COUNTERS]
+    parts = []
+    if len(hand_facts_df):
+        hf = hand_facts_df[hand_facts_df["result"] != "none"]
+        if not count_abortive_as_hands:
+            hf = hf[~hf["abortive"].astype(bool)]
+        hc = _hand_counters(hf, double_ron=double_ron, closed_kan_is_call=closed_kan_is_call)
+        parts.append(pd.concat([hf[keys], hc], axis=1))
+    if len(game_facts_df):
+        gf = game_facts_df[game_facts_df["complete"].astype(bool)]
+        gc = _game_counters(gf)
+        parts.append(pd.concat([gf[keys], gc], axis=1))
+    if not parts:
+        return pd.DataFrame(columns=[*keys, *names])
+    both = pd.concat(parts, ignore_index=True)
+    for name in names:
+        if name not in both:
+            both[name] = 0
+    out = both.groupby(keys, sort=True, dropna=False)[names].sum(min_count=0).reset_index()
+    return out
+
+
+def derive(counts: pd.DataFrame) -> pd.DataFrame:
+    """Add every statistic of the registry to a counter table (NaN where n = 0)."""
+    out = counts.copy()
+    for s in STATS:
+        den = out[s.denominator].astype(float)
+        out[s.key] = out[s.numerator].astype(float).div(den.where(den > 0)) * s.scale
+    for key, _label, a, b, _formula in COMPOSITES:
+        out[key] = out[a] * out[b]
+    out["net_efficiency"] = out["win_efficiency"] - out["deal_in_loss"]
+    return out
+
+
+# ------------------------------------------------------------------------ public
+
+
+def players(
+    source: Source,
+    *,
+    double_ron: DoubleRon = "per_winner",
+    count_abortive_as_hands: bool = True,
+    closed_kan_is_call: bool = False,
+    by_game_type: bool = True,
+    min_games: int = 0,
+) -> pd.DataFrame:
+    """One row per player (and per game type unless ``by_game_type=False``):
+    the counters of ``definitions.COUNTERS`` (so every rate's ``n`` is at hand)
+    followed by every statistic of ``definitions.STATS``.
+
+    Sorted by games then hands, most first.  ``min_games`` drops players with
+    fewer finished games (leaderboards want a threshold, stats.md §1.6)."""
+    hf, gf = _frames(source)
+    by = ("name", "game_type") if by_game_type else ("name",)
+    if not by_game_type:
+        hf = hf.assign(game_type="all") if len(hf) else hf
+        gf = gf.assign(game_type="all") if len(gf) else gf
+        by = ("name", "game_type")
+    counts = counters(
+        hf,
+        gf,
+        double_ron=double_ron,
+        count_abortive_as_hands=count_abortive_as_hands,
+        closed_kan_is_call=closed_kan_is_call,
+        by=by,
+    )
+    out = derive(counts)
+    if min_games:
+        out = out[out["games"] >= min_games]
+    out = out.rename(columns={"name": "player"})
+    return out.sort_values(
+        ["games", "hands", "player"], ascending=[False, False, True], kind="stable"
+    ).reset_index(drop=True)
+
+
+def games_table(source: Source) -> pd.DataFrame:
+    """One row per game: file, log id, date, game type, rule preset, hands,
+    complete, then per seat ``name_k, score_k, place_k, points_k`` (k = 0..3;
+    empty for the missing seat of a three-player game)."""
+    _hf, gf = _frames(source)
+    if not len(gf):
+        return pd.DataFrame()
+    head = [
+        "file",
+        "log_id",
+        "date",
+        "game_type",
+        "platform",
+        "rules",
+        "players",
+        "hands",
+        "complete",
+    ]
+    rows = []
+    for _file, group in gf.groupby("file", sort=False):
+        first = group.iloc[0]
+        row = {k: first[k] for k in head}
+        for _, r in group.iterrows():
+            s = int(r["seat"])
+            row[f"name_{s}"] = r["name"]
+            row[f"score_{s}"] = r["final_score"]
+            row[f"place_{s}"] = r["place"]
+            row[f"points_{s}"] = r["final_points"]
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    cols = head + [f"{p}_{s}" for s in range(4) for p in ("name", "score", "place", "points")]
+    for c in cols:
+        if c not in out:
+            out[c] = None
+    return out[cols]

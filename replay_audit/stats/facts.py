@@ -1,0 +1,488 @@
+"""Facts first: one flat row per (hand, seat) and per (game, seat).
+
+Statistics are ratios of counters, and counters are sums of facts; keeping the
+facts as plain rows (not as running totals) lets one fact table feed every
+convention (double ron, abortive draws, closed kans), merge across files and
+processes, and be exported for users who want their own numbers (stats.md
+§1.7).  These functions read only the events of ``replay_audit.events``: the
+moves and the *recorded* results.  Statistics describe what happened at the
+table, so they use what the log says, not what the scorer recomputes.
+
+Units follow ``events.py``: whole points, absolute seats (0 = East in East 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from replay_audit.events import (
+    Call,
+    Discard,
+    Game,
+    HandLog,
+    RecordedDraw,
+    RecordedWin,
+    RiichiAccept,
+    RiichiDeclare,
+)
+from replay_audit.meld import MeldKind
+from replay_audit.rules import (
+    MAJSOUL_3P,
+    MAJSOUL_4P,
+    TENHOU_3P,
+    TENHOU_4P,
+    RuleSet,
+    rules_for_disp,
+    rules_for_go_type,
+)
+from replay_audit.tiles import is_terminal_or_honor, kind
+
+ANONYMOUS_NAMES = frozenset({"", "NoName"})
+"""Tenhou shows guests as ``NoName``; such names say nothing about who played,
+so each anonymous seat becomes its own player (see ``player_key``)."""
+
+YAKU_IPPATSU = 2
+YAKU_DOUBLE_RIICHI = 21
+YAKU_URA = 53
+
+_CALLS_THAT_TAKE = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
+
+
+# ----------------------------------------------------------------------- identity
+
+
+def player_key(game: Game, seat: int) -> str:
+    """The name statistics group a seat under.
+
+    Real names group across games; anonymous seats (``NoName`` or empty) get a
+    name unique to the game and seat, so two guests are never merged into one
+    fictitious player.
+
+    >>> from replay_audit.events import GameMeta, Player
+    >>> g = Game(GameMeta("x.xml", "2024-abc", "tenhou-xml", 4), (Player("NoName"),), ())
+    >>> player_key(g, 0), player_key(g, 1)
+    ('NoName@2024-abc#0', 'NoName@2024-abc#1')
+    """
+    name = game.players[seat].name if seat < len(game.players) else ""
+    if name.strip() in ANONYMOUS_NAMES:
+        where = game.meta.log_id or Path(game.meta.source).name
+        return f"NoName@{where}#{seat}"
+    return name
+
+
+def game_rules(game: Game) -> RuleSet:
+    """The rule preset the game's own metadata implies (GO type or ``rule.disp``),
+    forced to the game's player count when the metadata is silent about it."""
+    meta = game.meta
+    if meta.format == "tenhou-xml":
+        rules = rules_for_go_type(meta.go_type)
+    else:
+        rules = rules_for_disp(meta.rule_disp, meta.aka)
+    if rules.players != meta.players:
+        majsoul = rules.name.startswith("majsoul")
+        if meta.players == 3:
+            rules = MAJSOUL_3P if majsoul else TENHOU_3P
+        else:
+            rules = MAJSOUL_4P if majsoul else TENHOU_4P
+    return rules
+
+
+def game_type(game: Game) -> str:
+    """Group key for statistics: preset name plus length, e.g. ``tenhou-4p-hanchan``,
+    ``tenhou-4p-tonpuu``, ``tenhou-3p-hanchan``, ``majsoul-4p-hanchan``.
+
+    Hanchan, tonpuusen and sanma (and the special presets: Toutenkou, ratio
+    tables) must never be pooled (stats.md §1.4.7)."""
+    length = "hanchan" if game.meta.hanchan else "tonpuu"
+    return f"{game_rules(game).name}-{length}"
+
+
+def platform(game: Game) -> str:
+    return "majsoul" if game_rules(game).name.startswith("majsoul") else "tenhou"
+
+
+def seats(game: Game) -> range:
+    """The seats that hold a player (three-player logs carry a 4th placeholder)."""
+    return range(game.meta.players)
+
+
+# --------------------------------------------------------------------- hand facts
+
+
+@dataclass(slots=True)
+class _SeatState:
+    """What one seat did during a hand, gathered in one pass over the moves."""
+
+    discards: int = 0
+    discard_kinds: list[int] = field(default_factory=list)
+    discards_taken: bool = False
+    riichi_declared: bool = False
+    riichi_accepted: bool = False
+    riichi_turn: int | None = None
+    riichi_order: int | None = None
+    opened: bool = False
+    ankan: bool = False
+    kita: int = 0
+    win_turn: int | None = None
+
+
+def _draw_tenpai(draw: RecordedDraw, seat: int) -> bool | None:
+    """Was ``seat`` tenpai at this exhaustive draw?
+
+    XML shows the tenpai hands; JSON shows none, so the noten payments tell
+    (positive delta = tenpai), and when no payment was made the status string
+    says all-tenpai or all-noten.  ``None`` when the log cannot tell (a JSON
+    nagashi mangan, whose payments are not noten payments)."""
+    if draw.shown is not None:
+        return seat in draw.shown_seats
+    if draw.kind != "exhaustive":
+        return None
+    if any(draw.deltas):
+        return draw.deltas[seat] > 0
+    status = draw.status_string or ""
+    if "全員聴牌" in status:
+        return True
+    if "全員不聴" in status or "流局" in status:
+        return False
+    return None
+
+
+def _nagashi_seats(draw: RecordedDraw, states: list[_SeatState]) -> set[int]:
+    """Who made nagashi mangan: every discard a terminal or honor and none taken.
+    Falls back to the seats that were paid, when no discard pile qualifies
+    (a log cut short or a rule we do not know)."""
+    by_moves = {
+        s
+        for s, st in enumerate(states)
+        if st.discard_kinds
+        and not st.discards_taken
+        and all(is_terminal_or_honor(k) for k in st.discard_kinds)
+    }
+    if by_moves:
+        return by_moves
+    return {s for s, d in enumerate(draw.deltas[: len(states)]) if d > 0}
+
+
+def _has_yaku(win: RecordedWin, yaku_id: int, json_prefix: str, *, positive: bool = False) -> bool:
+    """Does the recorded win list this yaku (by Tenhou id, or by JSON name)?
+    ``positive``: only when it is worth at least one han (Tenhou lists ura at 0)."""
+    for yid, han in win.yaku:
+        if yid == yaku_id and (han > 0 or not positive):
+            return True
+    for name in win.yaku_names:
+        if name.startswith(json_prefix):
+            if positive and "(0" in name:
+                continue
+            return True
+    return False
+
+
+def _base_row(game: Game, hand: HandLog, seat: int, kind_: str) -> dict[str, Any]:
+    return {
+        "file": game.meta.source,
+        "log_id": game.meta.log_id,
+        "game_type": kind_,
+        "hand_index": hand.index,
+        "label": hand.label,
+        "seat": seat,
+        "name": player_key(game, seat),
+        "dealer": hand.dealer == seat,
+    }
+
+
+def hand_facts(game: Game) -> list[dict[str, Any]]:
+    """One row per (hand, seat that sat in it).
+
+    Columns (booleans unless stated):
+
+    - identity: ``file, log_id, game_type, hand_index, label, seat, name, dealer``
+    - ``result``: ``win`` / ``exhaustive`` / ``nagashi`` / ``abortive`` / ``none``
+      (``none``: the log ends before the hand does)
+    - ``riichi_declared`` (REACH step 1, so a declaration tile that deals in
+      counts), ``riichi_accepted`` (the stick was placed), ``riichi_turn`` (1 +
+      own discards before the riichi discard), ``riichi_order`` (1 = first
+      riichi of the hand), ``chased`` (someone declared after this seat)
+    - ``called``: chi, pon or open kan (opens the hand); ``closed_kan``: made an
+      ankan (does not open); ``kita``: count of north tiles set aside
+    - ``won, won_tsumo, won_ron``; ``win_hand_value`` (``RecordedWin.points``:
+      han/fu value without honba and sticks), ``win_payment`` (the recorded
+      delta: value + honba + sticks), ``win_turn``; ``ippatsu``, ``ura`` (ura
+      worth > 0 han), ``double_riichi``, ``yakuman``
+    - ``dealt_in`` and ``deal_in_to`` (count of winners off this seat's tile:
+      2 for a double ron); ``deal_in_payment`` (sum of what those wins took from
+      this seat, honba included; pao shares excluded); ``deal_in_to_riichi``,
+      ``deal_in_to_open``, ``deal_in_to_dama`` (counts by the winner's state)
+    - ``pao_paid`` (points paid as the liable player, never a deal-in),
+      ``lost_to_tsumo`` (points paid to others' tsumo, pao excluded)
+    - ``exhaustive_draw`` (wall ran out, nagashi included), ``tenpai_at_draw``
+      (``None`` if not an exhaustive draw or unknown), ``abortive``, ``nagashi``
+    - ``riichi_win``, ``dama_win`` (won closed, no riichi; ankan keeps a hand
+      closed), ``open_win``
+    - ``delta`` (sum of recorded deltas this hand), ``riichi_stick``
+      (points put down as a riichi stick), ``net`` (delta − riichi_stick: the
+      score change the hand caused)
+    """
+    rules = game_rules(game)
+    gtype = game_type(game)
+    rows: list[dict[str, Any]] = []
+    for hand in game.hands:
+        rows.extend(_facts_for_hand(game, hand, rules, gtype))
+    return rows
+
+
+def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> list[dict[str, Any]]:
+    n = game.meta.players
+    states = [_SeatState() for _ in range(n)]
+    last_discarder: int | None = None
+    declared_order = 0
+    wins: list[RecordedWin] = []
+    draws: list[RecordedDraw] = []
+    for ev in hand.events:
+        if isinstance(ev, Discard):
+            if ev.seat < n:
+                st = states[ev.seat]
+                st.discards += 1
+                st.discard_kinds.append(kind(ev.tile))
+            last_discarder = ev.seat
+        elif isinstance(ev, Call):
+            if ev.seat >= n:
+                continue
+            mk = ev.meld.kind
+            if ev.meld.opened:
+                states[ev.seat].opened = True
+            if mk is MeldKind.ANKAN:
+                states[ev.seat].ankan = True
+            elif mk is MeldKind.KITA:
+                states[ev.seat].kita += 1
+            if mk in _CALLS_THAT_TAKE:
+                taken_from = ev.meld.from_seat if ev.meld.from_seat is not None else last_discarder
+                if taken_from is not None and taken_from < n:
+                    states[taken_from].discards_taken = True
+        elif isinstance(ev, RiichiDeclare):
+            if ev.seat < n and not states[ev.seat].riichi_declared:
+                st = states[ev.seat]
+                st.riichi_declared = True
+                st.riichi_turn = st.discards + 1
+                declared_order += 1
+                st.riichi_order = declared_order
+        elif isinstance(ev, RiichiAccept):
+            if ev.seat < n:
+                states[ev.seat].riichi_accepted = True
+        elif isinstance(ev, RecordedWin):
+            if ev.seat < n and states[ev.seat].win_turn is None:
+                states[ev.seat].win_turn = states[ev.seat].discards + 1
+            wins.append(ev)
+        elif isinstance(ev, RecordedDraw):
+            draws.append(ev)
+
+    if wins:
+        result = "win"
+    elif any(d.is_abortive for d in draws):
+        result = "abortive"
+    elif any(d.kind == "nm" for d in draws):
+        result = "nagashi"
+    elif draws:
+        result = "exhaustive"
+    else:
+        result = "none"
+
+    rows = []
+    for seat in range(n):
+        st = states[seat]
+        row = _base_row(game, hand, seat, gtype)
+        row.update(
+            result=result,
+            riichi_declared=st.riichi_declared,
+            riichi_accepted=st.riichi_accepted,
+            riichi_turn=st.riichi_turn,
+            riichi_order=st.riichi_order,
+            chased=st.riichi_order is not None and st.riichi_order < declared_order,
+            called=st.opened,
+            closed_kan=st.ankan,
+            kita=st.kita,
+            won=False,
+            won_tsumo=False,
+            won_ron=False,
+            win_hand_value=None,
+            win_payment=None,
+            win_turn=None,
+            ippatsu=False,
+            ura=False,
+            double_riichi=False,
+            yakuman=False,
+            dealt_in=False,
+            deal_in_to=0,
+            deal_in_payment=0,
+            deal_in_to_riichi=0,
+            deal_in_to_open=0,
+            deal_in_to_dama=0,
+            pao_paid=0,
+            lost_to_tsumo=0,
+            exhaustive_draw=result in ("exhaustive", "nagashi"),
+            tenpai_at_draw=None,
+            abortive=result == "abortive",
+            nagashi=False,
+            delta=0,
+            riichi_stick=rules.riichi_cost if st.riichi_accepted else 0,
+        )
+        rows.append(row)
+
+    for w in wins:
+        if w.seat >= n:
+            continue
+        deltas = w.deltas
+        winner = rows[w.seat]
+        wst = states[w.seat]
+        winner["won"] = True
+        winner["won_tsumo"] = winner["won_tsumo"] or w.tsumo
+        winner["won_ron"] = winner["won_ron"] or not w.tsumo
+        winner["win_hand_value"] = (winner["win_hand_value"] or 0) + (w.points or 0)
+        if deltas:
+            winner["win_payment"] = (winner["win_payment"] or 0) + deltas[w.seat]
+        winner["win_turn"] = wst.win_turn
+        winner["ippatsu"] = winner["ippatsu"] or _has_yaku(w, YAKU_IPPATSU, "一発")
+        winner["ura"] = winner["ura"] or _has_yaku(w, YAKU_URA, "裏ドラ", positive=True)
+        winner["double_riichi"] = winner["double_riichi"] or _has_yaku(
+            w, YAKU_DOUBLE_RIICHI, "両立直"
+        )
+        winner["yakuman"] = winner["yakuman"] or bool(w.yakuman)
+        pao = w.pao_seat if w.pao_seat is not None and w.pao_seat < n else None
+        if not w.tsumo and w.from_seat < n:
+            loser = rows[w.from_seat]
+            loser["dealt_in"] = True
+            loser["deal_in_to"] += 1
+            if deltas:
+                loser["deal_in_payment"] += -deltas[w.from_seat]
+            if wst.riichi_declared:
+                loser["deal_in_to_riichi"] += 1
+            elif wst.opened:
+                loser["deal_in_to_open"] += 1
+            else:
+                loser["deal_in_to_dama"] += 1
+        if pao is not None and pao != w.from_seat and deltas:
+            rows[pao]["pao_paid"] += -deltas[pao]
+        if w.tsumo and deltas:
+            for s in range(n):
+                if s != w.seat and s != pao:
+                    rows[s]["lost_to_tsumo"] += -deltas[s]
+
+    for d in draws:
+        if d.kind in ("exhaustive", "nm"):
+            for seat in range(n):
+                rows[seat]["tenpai_at_draw"] = _draw_tenpai(d, seat)
+        if d.kind == "nm":
+            for seat in _nagashi_seats(d, states):
+                rows[seat]["nagashi"] = True
+
+    for res in (*wins, *draws):
+        for seat, dv in enumerate(res.deltas[:n]):
+            rows[seat]["delta"] += dv
+
+    for seat, row in enumerate(rows):
+        st = states[seat]
+        row["riichi_win"] = row["won"] and st.riichi_declared
+        row["open_win"] = row["won"] and st.opened
+        row["dama_win"] = row["won"] and not st.opened and not st.riichi_declared
+        row["net"] = row["delta"] - row["riichi_stick"]
+    return rows
+
+
+# --------------------------------------------------------------------- game facts
+
+
+def placements(scores: Iterable[int]) -> tuple[int, ...]:
+    """Places 1..N by final score; equal scores go to the earlier seat (seat order
+    from the first dealer, as ranked Tenhou lobbies do).
+
+    >>> placements([25000, 30000, 25000, 20000])
+    (2, 1, 3, 4)
+    """
+    scores = list(scores)
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    places = [0] * len(scores)
+    for place, seat in enumerate(order, start=1):
+        places[seat] = place
+    return tuple(places)
+
+
+def game_facts(game: Game) -> list[dict[str, Any]]:
+    """One row per (game, seat): ``file, log_id, date, game_type, platform, rules,
+    players, hanchan, hands, complete, seat, name, final_score, final_points,
+    place, bust``.
+
+    Final values come from ``Game.owari`` (Tenhou's own last line, which also
+    moves leftover riichi sticks to the top); a game without it is
+    ``complete=False`` with empty final columns, so per-game statistics skip it.
+    """
+    rules = game_rules(game)
+    gtype = game_type(game)
+    n = game.meta.players
+    owari = game.owari
+    complete = owari is not None and len(owari.scores) >= n
+    places = placements(owari.scores[:n]) if complete and owari else ()
+    rows = []
+    for seat in seats(game):
+        rows.append(
+            {
+                "file": game.meta.source,
+                "log_id": game.meta.log_id,
+                "date": game.meta.date,
+                "game_type": gtype,
+                "platform": platform(game),
+                "rules": rules.name,
+                "players": n,
+                "hanchan": game.meta.hanchan,
+                "hands": len(game.hands),
+                "complete": complete,
+                "seat": seat,
+                "name": player_key(game, seat),
+                "final_score": owari.scores[seat] if complete and owari else None,
+                "final_points": float(owari.points[seat]) if complete and owari else None,
+                "place": places[seat] if complete else None,
+                "bust": (owari.scores[seat] < 0) if complete and owari else None,
+            }
+        )
+    return rows
+
+
+# ------------------------------------------------------------------ score history
+
+
+def score_history(game: Game) -> list[dict[str, Any]]:
+    """One row per (hand, seat) with the score at the start of the hand, plus a
+    ``final`` row per seat (``hand_index = len(hands)``): the ``owari`` score, or
+    when the game has none, the last result's recorded scores plus its deltas.
+
+    This is the data of the score-over-time chart (amae-koromo#5)."""
+    n = game.meta.players
+    rows: list[dict[str, Any]] = []
+
+    def add(index: int, label: str, scores: tuple[int, ...]) -> None:
+        for seat in range(min(n, len(scores))):
+            rows.append(
+                {
+                    "file": game.meta.source,
+                    "log_id": game.meta.log_id,
+                    "hand_index": index,
+                    "label": label,
+                    "seat": seat,
+                    "name": player_key(game, seat),
+                    "score": scores[seat],
+                }
+            )
+
+    for hand in game.hands:
+        add(hand.index, hand.label, hand.scores)
+    final: tuple[int, ...] = ()
+    if game.owari is not None:
+        final = game.owari.scores
+    elif game.hands and game.hands[-1].results:
+        last = game.hands[-1].results[-1]
+        if last.scores_before and last.deltas:
+            final = tuple(b + d for b, d in zip(last.scores_before, last.deltas, strict=False))
+    if final:
+        add(len(game.hands), "final", final)
+    return rows
