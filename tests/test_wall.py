@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from replay_audit.events import Call, Draw, Game, NewDora, RecordedWin
 from replay_audit.wall import (
     FORMAT_BASE64,
     THREE_PLAYER_TILES,
@@ -34,6 +35,9 @@ from replay_audit.wall import (
     wall_from_init_shuffle,
     walls_from_seed,
 )
+
+_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+"""Only for collecting parameters; the tests themselves use the ``corpus`` fixture."""
 
 # --------------------------------------------------------------- a tiny mjlog reader
 
@@ -159,37 +163,22 @@ def test_every_phoenix_2024_wall_matches(corpus: Path) -> None:
     assert tally["AGARI doraHaiUra"] > 0 and tally["exhaustive length"] > 0
 
 
-_OTHER_ERAS = [
-    # (file, what it covers)
-    ("special/example.xml.gz", "base64 seed, 2010s"),
-    ("special/chip.xml.gz", "chip room"),
-    ("special/newattr2023.xml.gz", "2023 private lobby"),
-    ("special/ratio.xml.gz", "GO 2113 (Toutenkou lobby): 136 tiles"),
-    ("special/sanma.xml.gz", "GO 2113, four seats, a kan"),
-    ("special/ratio1.xml.gz", "GO 1569"),
-    ("special/pao.xml.gz", "2009 hex SHUFFLE seed"),
-    ("special/bug8.xml.gz", "2009 hex SHUFFLE seed with a kan"),
-    ("special/bug9.xml.gz", "2009 hex SHUFFLE seed"),
-    ("excerpts/2009100718gm-00e1-0000-470654d3.xml.gz", "2009 hex seed, tonpuu"),
-    ("special/shuffle.xml.gz", "2009 INIT shuffle attribute"),
-    ("special/bye.xml.gz", "2009 INIT shuffle, BYE"),
-    ("special/bug7.xml.gz", "2009 INIT shuffle, two kans in a hand"),
-    ("special/bug1.xml.gz", "2009 INIT shuffle"),
-    ("excerpts/2018110809gm-00b9-0000-00a79b89.xml.gz", "3-player base64: kita draws, a kan"),
-    ("excerpts/2009060321gm-00b9-0000-75b25bcf.xml.gz", "3-player INIT shuffle, kita"),
-    ("excerpts/2018010604gm-00a9-0000-bbc99254.xml.gz", "trimmed 4-player"),
-]
+def _other_xml_logs() -> list[str]:
+    """Every other mjlog in the corpus: 2009 hex and INIT-shuffle eras, chip and
+    Toutenkou lobbies (GO 2113: a full 136-tile wall), 2022-23 lobbies, the
+    XML/JSON pairs and the trimmed excerpts, 3-player ones included."""
+    root = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+    return sorted(
+        str(p.relative_to(root)) for p in root.rglob("*.xml.gz") if "phoenix-2024" not in p.parts
+    )
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize(("name", "covers"), _OTHER_ERAS)
-def test_other_eras_and_three_player(corpus: Path, name: str, covers: str) -> None:
-    path = corpus / "tenhou-xml" / name
-    if not path.exists():
-        pytest.skip(f"{name} absent")
-    tally, bad = _audit([path])
-    assert bad == [], covers
-    assert tally["deal"] > 0 and tally["live draw"] > 0
+@pytest.mark.parametrize("name", _other_xml_logs())
+def test_other_eras_lobbies_and_three_player(corpus: Path, name: str) -> None:
+    tally, bad = _audit([corpus / name])
+    assert bad == []
+    assert tally["deal"] > 0 and tally["live draw"] > 0 and tally["dice"] == tally["INIT dora"]
 
 
 @pytest.mark.corpus
@@ -330,3 +319,67 @@ def test_init_by_array_matches_cpython(key: list[int]) -> None:
 def test_shuffle_is_a_permutation(rnd: list[int]) -> None:
     assert sorted(shuffle_tiles(rnd, range(136))) == list(range(136))
     assert sorted(shuffle_tiles(rnd[:108], THREE_PLAYER_TILES)) == sorted(THREE_PLAYER_TILES)
+
+
+# --------------------------------------------------------------- through the event model
+
+_REPLACING = {"daiminkan", "kakan", "ankan", "kita"}
+
+
+def _game_walls(game: Game) -> list[Wall]:
+    """One wall per hand of a parsed ``Game``: the SHUFFLE generator, or INIT ``shuffle``."""
+    meta = game.meta
+    walls = iter_walls(meta.seed, meta.players) if meta.seed else None
+    out = []
+    for hand in game.hands:
+        shuffle = dict(hand.extra).get("shuffle")
+        if shuffle is not None:
+            out.append(wall_from_init_shuffle(shuffle, meta.players))
+        else:
+            assert walls is not None
+            out.append(next(walls))
+    return out
+
+
+def _sample_paths() -> list[Path]:
+    phoenix = sorted((_CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[::50]
+    others = sorted((_CORPUS / "tenhou-xml" / "excerpts").glob("*00b9*.xml.gz"))
+    others += [_CORPUS / "tenhou-xml" / "special" / n for n in ("bug7.xml.gz", "pao.xml.gz")]
+    return [p for p in phoenix + others if p.exists()]
+
+
+@pytest.mark.corpus
+def test_parsed_games_agree_with_their_walls(corpus: Path) -> None:
+    """The project parser's events (haipai, dice, dora, draws, kan dora, ura) vs the wall."""
+    parser = pytest.importorskip("replay_audit.parsers.tenhou_xml")
+    paths = _sample_paths()
+    assert paths
+    checked = 0
+    for path in paths:
+        game = parser.parse_tenhou_xml(gzip.decompress(path.read_bytes()), source=str(path))
+        for hand, wall in zip(game.hands, _game_walls(game), strict=True):
+            where = f"{path.name} {hand.label}"
+            dealt = wall.haipai(hand.dealer)
+            assert [sorted(h) for h in hand.haipai[: wall.players]] == [sorted(h) for h in dealt]
+            assert (hand.dora_indicator, hand.dice) == (wall.dora_indicator(0), wall.dice), where
+            live = rep = kans = 0
+            pending = False
+            for ev in hand.events:
+                if isinstance(ev, Draw):
+                    if pending:
+                        assert ev.tile == wall.rinshan_tile(rep), where
+                        rep += 1
+                    else:
+                        assert ev.tile == wall.live_tile(live), where
+                        live += 1
+                    pending = False
+                    checked += 1
+                elif isinstance(ev, Call):
+                    pending = str(ev.meld.kind) in _REPLACING
+                elif isinstance(ev, NewDora):
+                    kans += 1
+                    assert ev.indicator == wall.dora_indicator(kans), where
+                elif isinstance(ev, RecordedWin):
+                    assert list(ev.dora) == [wall.dora_indicator(k) for k in range(len(ev.dora))]
+                    assert list(ev.ura) == [wall.ura_indicator(k) for k in range(len(ev.ura))]
+    assert checked > 1000
