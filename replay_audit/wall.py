@@ -58,6 +58,8 @@ __all__ = [
     "FORMAT_BASE64",
     "FORMAT_HEX",
     "FORMAT_INIT",
+    "FOUR_PLAYER_TILES",
+    "THREE_PLAYER_TILES",
     "Wall",
     "init_by_array",
     "iter_walls",
