@@ -1,0 +1,175 @@
+"""The end of a game: leftover sticks, places, uma and oka, and the two rounding eras.
+
+What the ``owari`` line holds is computed here from the last scores: the
+sticks still on the table go to the top player (ties: the seat nearer the
+first dealer), places follow the raw scores with the same tiebreak (or share
+uma when ``rules.ties == "split"``), and each place earns
+``(raw - return) / 1000 + uma`` plus the oka for the top.  Tenhou printed
+those values two ways over the years:
+
+* ``era1`` (until 2021): each non-top score is rounded to a whole 1000, an
+  exact 500 away from zero, and the top takes minus the sum of the others;
+* ``exact`` (from 2022): every value to 0.1 as it is.
+
+>>> from replay_audit.rules import PRESETS
+>>> final_points((16300, 22100, 30300, 30300), 1, PRESETS["tenhou-4p"], era="era1")
+((16300, 22100, 31300, 30300), (-34.0, -18.0, 42.0, 10.0))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Literal
+
+from replay_audit.events import Owari
+from replay_audit.rules import RuleSet
+
+Era = Literal["era1", "exact"]
+
+
+def _order(scores: Sequence[int], players: int) -> list[int]:
+    """Seats from first to last place; equal scores: lower seat first."""
+    return sorted(range(players), key=lambda s: (-scores[s], s))
+
+
+def _round_half_away(x: Fraction) -> int:
+    """Nearest integer, an exact half away from zero (Tenhou's era-1 rounding)."""
+    n = abs(x)
+    whole = int(n)
+    if n - whole >= Fraction(1, 2):
+        whole += 1
+    return whole if x >= 0 else -whole
+
+
+def _to_tenths(x: Fraction) -> float:
+    return _round_half_away(x * 10) / 10
+
+
+def place_bonus(scores: Sequence[int], rules: RuleSet) -> tuple[Fraction, ...]:
+    """Uma plus oka (in 1000s) for each seat, after the tiebreak rule.
+
+    With ``ties == "split"`` tied players share the uma and oka of the places
+    they occupy; otherwise seat order decides.
+    """
+    players = rules.players
+    order = _order(scores, players)
+    bonus = [Fraction(u) for u in rules.uma]
+    bonus[0] += rules.oka
+    result = [Fraction(0)] * players
+    i = 0
+    while i < players:
+        j = i + 1
+        if rules.ties == "split":
+            while j < players and scores[order[j]] == scores[order[i]]:
+                j += 1
+        share = sum(bonus[i:j], Fraction(0)) / (j - i)
+        for k in range(i, j):
+            result[order[k]] = share
+        i = j
+    return tuple(result)
+
+
+def final_scores(scores: Sequence[int], sticks_left: int, rules: RuleSet) -> tuple[int, ...]:
+    """The raw final scores: the leftover sticks go to the top (seat-order tiebreak).
+
+    >>> from replay_audit.rules import PRESETS
+    >>> final_scores((16300, 22100, 30300, 30300), 1, PRESETS["tenhou-4p"])
+    (16300, 22100, 31300, 30300)
+    """
+    raw = list(scores)
+    if sticks_left and rules.leftover_sticks_to_top:
+        raw[_order(scores, rules.players)[0]] += sticks_left * rules.riichi_cost
+    return tuple(raw)
+
+
+def final_points(
+    scores: Sequence[int], sticks_left: int, rules: RuleSet, *, era: Era
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """``(final raw scores, final point values)``, one entry per seat of ``scores``.
+
+    ``scores`` may carry the 3-player placeholder seat; it stays ``0`` / ``0.0``.
+    """
+    players = rules.players
+    raw = final_scores(scores, sticks_left, rules)
+    bonus = place_bonus(raw, rules)
+    exact = [Fraction(raw[s] - rules.return_points, 1000) + bonus[s] for s in range(players)]
+    points = [0.0] * len(raw)
+    if era == "exact":
+        for s in range(players):
+            points[s] = _to_tenths(exact[s])
+        return raw, tuple(points)
+    top = _order(raw, players)[0]
+    others = 0
+    for s in range(players):
+        if s == top:
+            continue
+        rounded = _round_half_away(Fraction(raw[s], 1000)) * 1000
+        value = Fraction(rounded - rules.return_points, 1000) + bonus[s]
+        points[s] = float(value)
+        others += value
+    points[top] = float(-others)
+    return raw, tuple(points)
+
+
+def detect_era(
+    owari: Owari, rules: RuleSet, *, date: str | None = None, tolerance: float = 0.05
+) -> Era:
+    """Which rounding the ``owari`` line was written with (scoring-rules §14).
+
+    If every value equals the exact formula, the game is ``exact``; otherwise
+    ``era1``.  When the raw scores are all whole thousands both eras give the
+    same values; ``date`` then breaks the tie (before 2022 = ``era1``) so the
+    answer reads naturally, though it cannot change a comparison.
+    """
+    players = rules.players
+    raw = tuple(owari.scores[:players])
+    _, exact = final_points(raw, 0, rules, era="exact")
+    fits = all(abs(exact[s] - owari.points[s]) <= tolerance for s in range(players))
+    if not fits:
+        return "era1"
+    if date is not None and date[:4].isdigit() and int(date[:4]) < 2022:
+        _, rounded = final_points(raw, 0, rules, era="era1")
+        if rounded == exact[: len(rounded)]:
+            return "era1"
+    return "exact"
+
+
+def uma_for_date(rules: RuleSet, date: str | None, hanchan: bool) -> RuleSet:
+    """The rules with the uma in force for a game of this date and length.
+
+    Tenhou's tonpuu paid +10/+5/-5/-10 until the summer of 2009
+    (``rules.old_tonpuu_uma`` before ``rules.old_tonpuu_uma_until``); an
+    undated game keeps the current uma.
+
+    >>> from replay_audit.rules import PRESETS
+    >>> uma_for_date(PRESETS["tenhou-4p"], "2006102800", hanchan=False).uma
+    (10, 5, -5, -10)
+    >>> uma_for_date(PRESETS["tenhou-4p"], "2009082700", hanchan=False).uma
+    (20, 10, -10, -20)
+    """
+    if hanchan or not rules.old_tonpuu_uma or not rules.old_tonpuu_uma_until:
+        return rules
+    stamp = _date_digits(date)
+    if stamp is None or stamp >= rules.old_tonpuu_uma_until.ljust(10, "0"):
+        return rules
+    return dataclasses.replace(rules, uma=rules.old_tonpuu_uma)
+
+
+def _date_digits(date: str | None) -> str | None:
+    """``YYYYMMDDHH`` from a log date or id; 2006 ids carry only ``YYYYMMDD``.
+
+    >>> _date_digits("20061028gm-0001-0000-1af63a72"), _date_digits("2009082700")
+    ('2006102800', '2009082700')
+    """
+    if not date:
+        return None
+    digits = ""
+    for ch in date:
+        if not ch.isdigit():
+            break
+        digits += ch
+    if len(digits) < 8:
+        return None
+    return digits[:10].ljust(10, "0")
