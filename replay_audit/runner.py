@@ -1,34 +1,651 @@
-"""Run the per-file audit over many files: in this process or on worker processes.
+"""Run the per-file audit over many files: in parallel, streamed to disk, resumable.
 
-The worker is ``audit.audit_file``, a top-level function of plain arguments,
-so it pickles to process pools (and Dask) unchanged.
+Three concerns shape this module:
+
+* **Parallel.** Files are grouped into chunks ("parts") and each chunk is one task
+  on a ``ProcessPoolExecutor``. Tasks are submitted through a bounded window and
+  collected as they finish (like ``imap_unordered``), so a slow file never holds
+  finished ones back and pending results never pile up in the parent.
+* **Flat memory.** With ``out`` given, the worker that audits a chunk also writes
+  its rows as one Parquet file per table (``out/parts/<table>/part-<run>-<n>.parquet``)
+  and sends back only a few index lines. The parent appends those lines to
+  ``out/parts/index.jsonl``; nothing else accumulates, whatever the input size. The
+  returned ``StoredAuditReport`` loads a table from the parts only when asked.
+* **Resumable.** The index line of a file is written after its parts, so an
+  interrupted run leaves either a complete, indexed part or an ignored orphan. A
+  rerun skips every file whose path, content hash (SHA-256 of the bytes on disk) and
+  rules (name and fingerprint) match its latest index line.
+
+The worker is ``audit.audit_file`` (or any picklable function with its signature,
+which the tests use to simulate failures); ``dask_engine`` reuses the chunk task and
+the store from here.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import os
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from replay_audit.audit import FileAudit, audit_file
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.report import AuditReport
 from replay_audit.rules import RuleSet
 
+Worker = Callable[..., FileAudit]
+"""``worker(path, rules, strict=...) -> FileAudit``; top-level so it pickles."""
 
-def _progress(items: Iterator[FileAudit], total: int, enabled: bool) -> Iterator[FileAudit]:
-    if not enabled:
-        yield from items
+TABLES = ("games", "hands", "findings", "hand_facts", "game_facts", "score_history")
+"""The row tables of a ``FileAudit`` that go to Parquet parts (``files`` is the index)."""
+
+PARTS_DIR = "parts"
+INDEX_NAME = "index.jsonl"
+SOURCE_COLUMN = "__source__"
+"""Extra column of every part: the input path the row came from (dropped on load)."""
+ABSENT_COLUMN = "__absent__"
+"""Extra column: per row, the keys its dict did not have (so rows round-trip exactly)."""
+_JSON_COLUMNS_KEY = b"replay_audit.json_columns"
+_NATIVE_TYPES: dict[type, pa.DataType] = {
+    bool: pa.bool_(),
+    int: pa.int64(),
+    float: pa.float64(),
+    str: pa.string(),
+}
+
+
+# --------------------------------------------------------------------- row codec
+
+
+def rows_to_table(rows: Sequence[dict[str, Any]]) -> pa.Table:
+    """Plain rows to an Arrow table that ``table_to_rows`` turns back into equal rows.
+
+    Why not ``pa.Table.from_pylist``: it silently turns ``1`` into ``1.0`` next to a
+    float, fails on columns mixing ``int`` and ``str``, and cannot tell a missing key
+    from ``None``. Any of those would make the report read back from disk differ from
+    the one built in memory. Here a column whose values share one plain type is stored
+    natively; a mixed column is stored as JSON text (listed in the schema metadata);
+    missing keys are listed per row in ``__absent__``.
+
+    >>> rows = [{"a": 1, "b": "x"}, {"a": 2.5}, {"b": 3, "a": None}]
+    >>> table_to_rows(rows_to_table(rows)) == rows
+    True
+    """
+    columns: dict[str, None] = {}
+    for row in rows:
+        for key in row:
+            columns.setdefault(key)
+    if ABSENT_COLUMN in columns:
+        raise ValueError(f"rows may not use the reserved column name {ABSENT_COLUMN!r}")
+    absent: list[list[str] | None] = [None] * len(rows)
+    arrays: list[pa.Array] = []
+    json_columns: list[str] = []
+    for name in columns:
+        values: list[Any] = []
+        types: set[type] = set()
+        for i, row in enumerate(rows):
+            if name in row:
+                value = row[name]
+                values.append(value)
+                if value is not None:
+                    types.add(type(value))
+            else:
+                values.append(None)
+                missing = absent[i]
+                if missing is None:
+                    absent[i] = [name]
+                else:
+                    missing.append(name)
+        array: pa.Array | None = None
+        if not types:
+            array = pa.nulls(len(values))
+        elif len(types) == 1 and (kind := next(iter(types))) in _NATIVE_TYPES:
+            try:
+                array = pa.array(values, type=_NATIVE_TYPES[kind])
+            except (pa.ArrowInvalid, OverflowError):  # an int beyond 64 bits
+                array = None
+        if array is None:
+            json_columns.append(name)
+            array = pa.array(
+                [None if v is None else _to_json(v, name) for v in values], type=pa.string()
+            )
+        arrays.append(array)
+    names = list(columns)
+    if any(a is not None for a in absent) or (rows and not names):
+        # (also when rows have no keys at all: the column then carries the row count)
+        arrays.append(pa.array(absent, type=pa.list_(pa.string())))
+        names.append(ABSENT_COLUMN)
+    table = pa.Table.from_arrays(arrays, names=names) if names else pa.table({})
+    return table.replace_schema_metadata(
+        {
+            _JSON_COLUMNS_KEY: json.dumps(json_columns).encode(),
+            b"replay_audit.schema_version": str(SCHEMA_VERSION).encode(),
+        }
+    )
+
+
+def table_to_rows(table: pa.Table) -> list[dict[str, Any]]:
+    """The rows ``rows_to_table`` stored, with the same keys, values and types."""
+    meta = table.schema.metadata or {}
+    json_columns = set(json.loads(meta.get(_JSON_COLUMNS_KEY, b"[]")))
+    cols: dict[str, list[Any]] = {}
+    for name in table.column_names:
+        values = table.column(name).to_pylist()
+        if name in json_columns:
+            values = [None if v is None else _from_json(v) for v in values]
+        cols[name] = values
+    absent = cols.pop(ABSENT_COLUMN, None)
+    names = list(cols)
+    rows: list[dict[str, Any]] = []
+    for i in range(table.num_rows):
+        skip = absent[i] if absent is not None else None
+        if skip:
+            rows.append({n: cols[n][i] for n in names if n not in skip})
+        else:
+            rows.append({n: cols[n][i] for n in names})
+    return rows
+
+
+def _to_json(value: Any, column: str) -> str:
+    """Exact JSON for plain values; tuples are tagged so they come back as tuples."""
+
+    def enc(v: Any) -> Any:
+        t = type(v)
+        if v is None or t in (bool, int, float, str):
+            return v
+        if t is list:
+            return [enc(x) for x in v]
+        if t is tuple:
+            return {"__tuple__": [enc(x) for x in v]}
+        if t is dict and all(type(k) is str for k in v):
+            if "__tuple__" in v:
+                raise TypeError("a dict key named __tuple__ is reserved")
+            return {k: enc(x) for k, x in v.items()}
+        raise TypeError(
+            f"column {column!r}: cannot store a {t.__name__} value exactly; rows must hold "
+            "None, bool, int, float, str, or lists/tuples/dicts of them"
+        )
+
+    return json.dumps(enc(value), ensure_ascii=False, allow_nan=True)
+
+
+def _from_json(text: str) -> Any:
+    def dec(v: Any) -> Any:
+        if type(v) is list:
+            return [dec(x) for x in v]
+        if type(v) is dict:
+            if set(v) == {"__tuple__"}:
+                return tuple(dec(x) for x in v["__tuple__"])
+            return {k: dec(x) for k, x in v.items()}
+        return v
+
+    return dec(json.loads(text))
+
+
+# ------------------------------------------------------------------ the store
+
+
+def rules_key(rules: RuleSet | None) -> tuple[str, str]:
+    """(name, fingerprint) of the rules a file is audited under.
+
+    The fingerprint catches two rule sets with one name but different fields (a
+    preset with ``--rule`` overrides); ``None`` means "detect per game" (``auto``).
+    """
+    if rules is None:
+        return "auto", "auto"
+    return rules.name, hashlib.sha256(repr(rules).encode()).hexdigest()[:16]
+
+
+def file_sha256(path: str | Path) -> str:
+    """SHA-256 of the bytes on disk (compressed or not): the content half of the key."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """The on-disk layout under ``out``: parts per table plus an append-only index."""
+
+    root: Path
+
+    @property
+    def parts(self) -> Path:
+        return self.root / PARTS_DIR
+
+    @property
+    def index_path(self) -> Path:
+        return self.parts / INDEX_NAME
+
+    def part_path(self, table: str, part: str) -> Path:
+        return self.parts / table / f"part-{part}.parquet"
+
+    def clear(self) -> None:
+        """Forget earlier runs (``resume=False``): only our ``parts`` folder goes."""
+        if self.parts.exists():
+            shutil.rmtree(self.parts)
+
+    def read_index(self) -> dict[str, dict[str, Any]]:
+        """Latest index entry per path. A torn last line (a killed run) is ignored."""
+        latest: dict[str, dict[str, Any]] = {}
+        if not self.index_path.exists():
+            return latest
+        with open(self.index_path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(entry, dict) and "path" in entry:
+                    latest[entry["path"]] = entry
+        return latest
+
+    def append_index(self, entries: Iterable[dict[str, Any]]) -> None:
+        """Append and fsync, so an entry on disk always points at complete parts."""
+        text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+        if not text:
+            return
+        self.parts.mkdir(parents=True, exist_ok=True)
+        with open(self.index_path, "a", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def write_part(self, table: str, part: str, rows: Sequence[dict[str, Any]]) -> None:
+        """Write one part atomically (temporary name, then rename)."""
+        path = self.part_path(table, part)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        pq.write_table(rows_to_table(rows), tmp)
+        os.replace(tmp, path)
+
+    def read_rows(self, table: str, entries: Sequence[dict[str, Any]]) -> dict[str, list[dict]]:
+        """Rows of ``table`` per input path, from the parts the given entries name.
+
+        Rows of a part that an entry no longer points at (a file audited again
+        later, or an orphan of a killed run) are left out.
+        """
+        wanted = {e["path"]: e["part"] for e in entries}
+        by_path: dict[str, list[dict[str, Any]]] = {p: [] for p in wanted}
+        for part in sorted({p for p in wanted.values() if p is not None}):
+            path = self.part_path(table, part)
+            if not path.exists():
+                continue  # no rows of this table in that chunk
+            for row in table_to_rows(pq.read_table(path)):
+                source = row.pop(SOURCE_COLUMN)
+                if wanted.get(source) == part:
+                    by_path[source].append(row)
+        return by_path
+
+
+# ------------------------------------------------------------------ the chunk task
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkTask:
+    """One unit of work: audit these files, write their rows as part ``part``."""
+
+    paths: tuple[str, ...]
+    rules: RuleSet | None
+    strict: bool
+    out: str | None
+    part: str
+    worker: Worker = audit_file
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    entries: list[dict[str, Any]]
+    """One index entry per file (its ``file_row`` included)."""
+    audits: list[FileAudit] = field(default_factory=list)
+    """The audits themselves, only when there is no ``out`` to write to."""
+
+    @property
+    def hands(self) -> int:
+        return sum(int(e["file_row"].get("hands") or 0) for e in self.entries)
+
+
+def audit_chunk(task: ChunkTask) -> ChunkResult:
+    """Audit the files of one chunk; with ``out``, write their parts and return the
+    index entries only (that is what keeps the parent's memory flat)."""
+    name, fingerprint = rules_key(task.rules)
+    audits: list[FileAudit] = []
+    entries: list[dict[str, Any]] = []
+    for path in task.paths:
+        try:
+            digest: str | None = file_sha256(path)
+        except OSError:
+            digest = None  # the worker reports the unreadable file itself
+        fa = task.worker(path, task.rules, strict=task.strict)
+        audits.append(fa)
+        entries.append(
+            {
+                "path": path,
+                "sha256": digest,
+                "rules": name,
+                "rules_fingerprint": fingerprint,
+                "schema": SCHEMA_VERSION,
+                "part": task.part if task.out is not None else None,
+                "file_row": fa.file_row(),
+            }
+        )
+    if task.out is None:
+        return ChunkResult(entries, audits)
+    store = Store(Path(task.out))
+    for table in TABLES:
+        rows = [{SOURCE_COLUMN: fa.path, **row} for fa in audits for row in getattr(fa, table)]
+        if rows:
+            store.write_part(table, task.part, rows)
+    return ChunkResult(entries)
+
+
+# ------------------------------------------------------------------ the report
+
+
+@dataclass(slots=True)
+class _StoredAudit:
+    """Duck-typed ``FileAudit`` for ``AuditReport.from_file_audits``: a stored file row
+    plus the rows of at most one table, so one table loads without the others."""
+
+    row: dict[str, Any]
+    games: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    hand_facts: list[dict[str, Any]] = field(default_factory=list)
+    game_facts: list[dict[str, Any]] = field(default_factory=list)
+    score_history: list[dict[str, Any]] = field(default_factory=list)
+
+    def file_row(self) -> dict[str, Any]:
+        return self.row
+
+
+class StoredAuditReport(AuditReport):
+    """An ``AuditReport`` whose tables stay on disk until first read.
+
+    Each table is built by ``AuditReport.from_file_audits`` from the stored rows
+    in input-path order, so it equals the table of an in-memory run. ``summary()``
+    needs only the small tables (files, games, findings).
+    """
+
+    def __init__(
+        self,
+        out: str | Path,
+        entries: Sequence[dict[str, Any]],
+        rules: str = "auto",
+        run_stats: dict[str, Any] | None = None,
+    ) -> None:
+        self.store = Store(Path(out))
+        self.entries = sorted(entries, key=lambda e: e["path"])
+        self.rules = rules
+        self.run_stats = dict(run_stats or {})
+        self._tables: dict[str, pd.DataFrame] = {}
+
+    def _table(self, name: str) -> pd.DataFrame:
+        if name not in self._tables:
+            stubs = [_StoredAudit(dict(e["file_row"])) for e in self.entries]
+            if name != "files":
+                rows = self.store.read_rows(name, self.entries)
+                for stub, e in zip(stubs, self.entries, strict=True):
+                    setattr(stub, name, rows[e["path"]])
+            built = AuditReport.from_file_audits(stubs, rules=self.rules)  # type: ignore[arg-type]
+            self._tables[name] = getattr(built, name)
+        return self._tables[name]
+
+    files = property(lambda self: self._table("files"))  # type: ignore[assignment]
+    games = property(lambda self: self._table("games"))  # type: ignore[assignment]
+    hands = property(lambda self: self._table("hands"))  # type: ignore[assignment]
+    findings = property(lambda self: self._table("findings"))  # type: ignore[assignment]
+    hand_facts = property(lambda self: self._table("hand_facts"))  # type: ignore[assignment]
+    game_facts = property(lambda self: self._table("game_facts"))  # type: ignore[assignment]
+    score_history = property(lambda self: self._table("score_history"))  # type: ignore[assignment]
+
+    def load(self) -> AuditReport:
+        """A plain in-memory ``AuditReport`` with every table loaded."""
+        return AuditReport(
+            files=self.files,
+            games=self.games,
+            hands=self.hands,
+            findings=self.findings,
+            hand_facts=self.hand_facts,
+            game_facts=self.game_facts,
+            score_history=self.score_history,
+            rules=self.rules,
+        )
+
+    def summary(self) -> dict[str, Any]:
+        # ``results`` is len(hands); the files table already counts it per file.
+        n_results = int(self.files["results"].sum()) if not self.files.empty else 0
+        light = AuditReport(
+            files=self.files,
+            games=self.games,
+            hands=pd.DataFrame(index=pd.RangeIndex(n_results)),
+            findings=self.findings,
+            rules=self.rules,
+        )
+        return light.summary()
+
+    def __repr__(self) -> str:
+        return f"StoredAuditReport({str(self.store.root)!r}, files={len(self.entries)}, rules={self.rules!r})"
+
+
+# ------------------------------------------------------------------ planning
+
+
+@dataclass(slots=True)
+class Plan:
+    """What a run must do: files to audit, entries reused from an earlier run."""
+
+    todo: list[str]
+    reused: list[dict[str, Any]]
+    run: str
+    store: Store | None
+
+
+def plan_run(
+    files: Sequence[str], rules: RuleSet | None, out: str | Path | None, resume: bool
+) -> Plan:
+    """Decide which files need auditing; with ``resume`` the rest come from the index."""
+    unique = list(dict.fromkeys(str(f) for f in files))
+    run = time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:6]
+    if out is None:
+        return Plan(unique, [], run, None)
+    store = Store(Path(out))
+    if not resume:
+        store.clear()
+        return Plan(unique, [], run, store)
+    name, fingerprint = rules_key(rules)
+    index = store.read_index()
+    todo: list[str] = []
+    reused: list[dict[str, Any]] = []
+    for path in unique:
+        entry = index.get(path)
+        if (
+            entry is not None
+            and entry.get("rules") == name
+            and entry.get("rules_fingerprint") == fingerprint
+            and entry.get("schema") == SCHEMA_VERSION
+            and entry.get("sha256") is not None
+            and _same_content(path, entry["sha256"])
+        ):
+            reused.append(entry)
+        else:
+            todo.append(path)
+    return Plan(todo, reused, run, store)
+
+
+def _same_content(path: str, digest: str) -> bool:
+    try:
+        return file_sha256(path) == digest
+    except OSError:
+        return False
+
+
+def chunk_tasks(
+    plan: Plan,
+    rules: RuleSet | None,
+    *,
+    strict: bool,
+    jobs: int,
+    files_per_part: int | None = None,
+    worker: Worker = audit_file,
+) -> list[ChunkTask]:
+    """Split the files to audit into tasks of a moderate size.
+
+    About four tasks per worker balance the load; at most 32 files a part keep
+    a worker's rows small and the parts frequent (the resume granularity).
+    """
+    todo = plan.todo
+    size = files_per_part or max(1, min(32, math.ceil(len(todo) / (max(jobs, 1) * 4))))
+    out = str(plan.store.root) if plan.store is not None else None
+    return [
+        ChunkTask(
+            paths=tuple(todo[i : i + size]),
+            rules=rules,
+            strict=strict,
+            out=out,
+            part=f"{plan.run}-{i // size:05d}",
+            worker=worker,
+        )
+        for i in range(0, len(todo), size)
+    ]
+
+
+# ------------------------------------------------------------------ executing
+
+
+def _run_local(tasks: Sequence[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
+    """Results as tasks finish, with at most ``2 * jobs`` tasks in flight.
+
+    A failed task is raised after every task finished before it has been yielded,
+    so the caller indexes all completed work before the error propagates.
+    """
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield audit_chunk(task)
         return
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)))
+    pending: set[Future[ChunkResult]] = set()
+    try:
+        queue = iter(tasks)
+        exhausted = False
+        while pending or not exhausted:
+            while not exhausted and len(pending) < 2 * jobs:
+                task = next(queue, None)
+                if task is None:
+                    exhausted = True
+                else:
+                    pending.add(pool.submit(audit_chunk, task))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            error: BaseException | None = None
+            for fut in done:
+                exc = fut.exception()
+                if exc is not None:
+                    error = error or exc
+                else:
+                    yield fut.result()
+            if error is not None:
+                raise error
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _progress(results: Iterator[ChunkResult], total: int, enabled: bool) -> Iterator[ChunkResult]:
+    """A tqdm bar on stderr: files done, files/s, hands done and hands/s."""
+    if not enabled:
+        yield from results
+        return
+    import sys
+
     from tqdm import tqdm
 
     hands = 0
-    with tqdm(total=total, unit="file", dynamic_ncols=True) as bar:
-        for fa in items:
-            hands += len(fa.hands)
-            bar.set_postfix(hands=hands, refresh=False)
-            bar.update(1)
-            yield fa
+    start = time.perf_counter()
+    with tqdm(total=total, unit="file", dynamic_ncols=True, file=sys.stderr) as bar:
+        for res in results:
+            hands += res.hands
+            rate = hands / max(time.perf_counter() - start, 1e-9)
+            bar.set_postfix(hands=hands, hands_s=f"{rate:.0f}", refresh=False)
+            bar.update(len(res.entries))
+            yield res
+
+
+def collect(
+    plan: Plan,
+    results: Iterator[ChunkResult],
+    rules_name: str,
+    *,
+    n_files: int,
+    started: float,
+) -> AuditReport:
+    """Index every chunk as it arrives, then build the report (stored or in memory)."""
+    audits: list[FileAudit] = []
+    entries = list(plan.reused)
+    audited = 0
+    for res in results:
+        audited += len(res.entries)
+        if plan.store is not None:
+            plan.store.append_index(res.entries)
+            entries.extend(res.entries)
+        else:
+            audits.extend(res.audits)
+    if plan.store is None:
+        audits.sort(key=lambda fa: fa.path)
+        return AuditReport.from_file_audits(audits, rules=rules_name)
+    stats = {
+        "files": n_files,
+        "audited": audited,
+        "skipped": len(plan.reused),
+        "seconds": round(time.perf_counter() - started, 3),
+        "run": plan.run,
+    }
+    return StoredAuditReport(plan.store.root, entries, rules=rules_name, run_stats=stats)
+
+
+def audit_files(
+    files: Sequence[str | Path],
+    rules: RuleSet | None = None,
+    *,
+    jobs: int | None = None,
+    strict: bool = False,
+    progress: bool = False,
+    out: str | Path | None = None,
+    resume: bool = True,
+    worker: Worker = audit_file,
+    files_per_part: int | None = None,
+) -> AuditReport:
+    """The local engine over an explicit list of files (``run_audit`` expands paths).
+
+    ``strict`` runs in this process so the first error propagates unchanged.
+    """
+    started = time.perf_counter()
+    n_jobs = 1 if strict else (jobs or os.cpu_count() or 1)
+    plan = plan_run([str(f) for f in files], rules, out, resume)
+    tasks = chunk_tasks(
+        plan, rules, strict=strict, jobs=n_jobs, files_per_part=files_per_part, worker=worker
+    )
+    results = _progress(_run_local(tasks, n_jobs), len(plan.todo), progress)
+    return collect(
+        plan,
+        results,
+        rules.name if rules else "auto",
+        n_files=len(plan.todo) + len(plan.reused),
+        started=started,
+    )
 
 
 def run_audit(
@@ -43,20 +660,32 @@ def run_audit(
     out: Path | None = None,
     resume: bool = True,
 ) -> AuditReport:
-    """Audit every log under ``paths`` and gather one report."""
+    """Audit every log under ``paths`` (files, folders, globs) and gather one report.
+
+    ``engine`` is ``local`` (process pool of ``jobs`` workers, default all cores) or
+    ``dask`` (``scheduler`` = a scheduler address, or None for a local cluster).
+    With ``out``, rows stream to Parquet parts under ``out/parts`` and the report
+    loads them lazily; with ``resume`` a rerun skips files already audited with the
+    same content and rules.
+    """
     from replay_audit.io import iter_log_paths
 
     files = [str(p) for p in iter_log_paths(paths)]
-    n_jobs = jobs or os.cpu_count() or 1
-    if n_jobs <= 1 or len(files) <= 1 or strict:
-        results: Iterator[FileAudit] = (audit_file(f, rules, strict=strict) for f in files)
-        audits = list(_progress(results, len(files), progress))
-    else:
-        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
-            it = pool.map(_work, files, [rules] * len(files), chunksize=8)
-            audits = list(_progress(it, len(files), progress))
-    return AuditReport.from_file_audits(audits, rules=rules.name if rules else "auto")
+    if engine == "dask":
+        from replay_audit.dask_engine import run_dask
 
-
-def _work(path: str, rules: RuleSet | None) -> FileAudit:
-    return audit_file(path, rules)
+        return run_dask(
+            files,
+            rules,
+            scheduler=scheduler,
+            jobs=jobs,
+            strict=strict,
+            progress=progress,
+            out=out,
+            resume=resume,
+        )
+    if engine != "local":
+        raise ValueError(f"unknown engine {engine!r}; choose 'local' or 'dask'")
+    return audit_files(
+        files, rules, jobs=jobs, strict=strict, progress=progress, out=out, resume=resume
+    )

@@ -1,0 +1,347 @@
+"""The runner: parallel, streamed to Parquet parts, resumable, identical results.
+
+Most tests inject a fake worker (a top-level function with ``audit_file``'s
+signature) reading tiny JSON "logs", so the machinery is tested on its own: rows
+of mixed types and missing keys, failures after some files, a killed run.
+One corpus-marked test runs the real auditor on the real logs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from replay_audit.audit import FileAudit
+from replay_audit.report import AuditReport
+from replay_audit.runner import (
+    INDEX_NAME,
+    PARTS_DIR,
+    StoredAuditReport,
+    audit_files,
+    rows_to_table,
+    table_to_rows,
+)
+
+TABLES = ("files", "games", "hands", "findings", "hand_facts", "game_facts", "score_history")
+
+
+# --------------------------------------------------------------- fake worker
+
+
+def fake_worker(path: str, rules: Any = None, *, strict: bool = False) -> FileAudit:
+    """A stand-in for ``audit_file``: rows derived from a small JSON spec.
+
+    The rows are deliberately awkward for Parquet: a column mixing ints and
+    floats across files, one mixing ints and strings, keys present on some rows
+    only, None-only columns. A spec with ``"fail": true`` raises; ``"sleep"``
+    slows the file down; ``CALLS_LOG`` (env) records every call.
+    """
+    raw = Path(path).read_bytes()
+    spec = json.loads(raw)
+    log = os.environ.get("CALLS_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(path + "\n")
+    if spec.get("sleep"):
+        time.sleep(spec["sleep"])
+    if spec.get("fail"):
+        raise RuntimeError(f"boom in {path}")
+    n = int(spec["hands"])
+    seed = int(spec["seed"])
+    fa = FileAudit(path=path, format="fake", sha256=hashlib.sha256(raw).hexdigest())
+    fa.games.append(
+        {
+            "file": path,
+            "log_id": Path(path).stem,
+            "hands": n,
+            "final_points0": 12.5 if seed % 2 else 12,
+            "name0": f"p{seed}",
+            "note": None,
+        }
+    )
+    for i in range(n):
+        row: dict[str, Any] = {"file": path, "hand_index": i, "seq": 3 * i, "dealer": i % 4}
+        if (seed + i) % 3:
+            row.update(result="ron", rec_fu=30 + i, rec_deltas="1000,-1000,0,0")
+        else:
+            row.update(result="exhaustive", tenpai="1,0,0,1")
+        row["status"] = "ok"
+        fa.hands.append(row)
+        for seat in range(4):
+            fa.hand_facts.append(
+                {"file": path, "hand_index": i, "seat": seat, "won": seat == i % 4, "score": 1.5}
+            )
+    if seed % 3 == 0:
+        fa.status = "mismatch"
+        fa.findings.append(
+            {
+                "category": "payment",
+                "field": "delta",
+                "file": path,
+                "hand": "E1-0",
+                "hand_index": 0,
+                "seq": 1,
+                "seat": None if seed % 2 else 2,
+                "recorded": 1000 if seed % 2 else "1000",
+                "computed": "900",
+                "message": "fake",
+            }
+        )
+    fa.game_facts.extend({"file": path, "seat": s, "place": s + 1} for s in range(4))
+    return fa
+
+
+def make_logs(folder: Path, n: int, **extra: Any) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(n):
+        p = folder / f"log{i:03d}.json"
+        p.write_text(json.dumps({"hands": 1 + i % 5, "seed": i, **extra}), encoding="utf-8")
+        paths.append(str(p))
+    return paths
+
+
+def assert_same_report(a: AuditReport, b: AuditReport) -> None:
+    for name in TABLES:
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name), check_exact=True)
+    assert a.summary() == b.summary()
+
+
+# --------------------------------------------------------------- the row codec
+
+_scalar = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=5)
+)
+_value = st.recursive(
+    _scalar,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=3).filter(lambda k: k != "__tuple__"), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+_rows = st.lists(st.dictionaries(st.sampled_from("abcde"), _value, max_size=5), max_size=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_rows)
+def test_codec_round_trips_rows_exactly(rows: list[dict[str, Any]]) -> None:
+    back = table_to_rows(rows_to_table(rows))
+    assert back == rows
+    for r, b in zip(rows, back, strict=True):
+        for k in r:
+            assert type(r[k]) is type(b[k])
+
+
+def test_codec_keeps_nan_and_rejects_unknown_types() -> None:
+    back = table_to_rows(rows_to_table([{"x": math.nan}, {"x": 1.0}]))
+    assert math.isnan(back[0]["x"]) and back[1]["x"] == 1.0
+    with pytest.raises(TypeError, match="column 'x'"):
+        rows_to_table([{"x": 1}, {"x": {1, 2}}])
+
+
+# --------------------------------------------------------------- identical results
+
+
+def test_one_job_n_jobs_and_stored_give_the_same_report(tmp_path: Path) -> None:
+    files = make_logs(tmp_path / "logs", 23)
+    ref = audit_files(files, jobs=1, worker=fake_worker)
+    assert len(ref.files) == 23 and len(ref.hands) == sum(1 + i % 5 for i in range(23))
+    assert set(ref.findings["recorded"].map(type)) == {int, str}
+    par = audit_files(files, jobs=2, worker=fake_worker, files_per_part=3)
+    assert_same_report(ref, par)
+    stored1 = audit_files(files, jobs=1, out=tmp_path / "o1", worker=fake_worker)
+    stored2 = audit_files(
+        list(reversed(files)), jobs=2, out=tmp_path / "o2", worker=fake_worker, files_per_part=4
+    )
+    assert isinstance(stored2, StoredAuditReport)
+    assert_same_report(ref, stored1)
+    assert_same_report(ref, stored2)
+    assert_same_report(ref, stored2.load())
+    parts = list((tmp_path / "o2" / PARTS_DIR / "hands").glob("part-*.parquet"))
+    assert len(parts) == math.ceil(23 / 4)
+
+
+def test_stored_report_writes_like_a_plain_one(tmp_path: Path) -> None:
+    files = make_logs(tmp_path / "logs", 5)
+    stored = audit_files(files, jobs=1, out=tmp_path / "o", worker=fake_worker)
+    written = stored.write(tmp_path / "o", formats=("csv", "parquet"))
+    assert {p.name for p in written} >= {"files.csv", "hands.parquet", "summary.json"}
+    again = pd.read_parquet(tmp_path / "o" / "hands.parquet")
+    assert len(again) == len(stored.hands)
+
+
+def test_every_input_file_appears_once(tmp_path: Path) -> None:
+    files = make_logs(tmp_path / "logs", 4)
+    report = audit_files(files + files[:2], jobs=2, out=tmp_path / "o", worker=fake_worker)
+    assert sorted(report.files["file"]) == sorted(files)
+
+
+# --------------------------------------------------------------- resume
+
+
+def _calls(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8").split() if log.exists() else []
+
+
+def test_rerun_skips_audited_files_and_reaudits_changed_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = make_logs(tmp_path / "logs", 12)
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("CALLS_LOG", str(calls))
+    out = tmp_path / "o"
+    first = audit_files(files, jobs=2, out=out, worker=fake_worker)
+    assert sorted(_calls(calls)) == sorted(files)
+    calls.unlink()
+    second = audit_files(files, jobs=2, out=out, worker=fake_worker)
+    assert _calls(calls) == []
+    assert isinstance(second, StoredAuditReport)
+    assert second.run_stats["skipped"] == 12 and second.run_stats["audited"] == 0
+    assert_same_report(first, second)
+    # new content at one path, other rules: audited again; the old rows are superseded
+    Path(files[5]).write_text(json.dumps({"hands": 7, "seed": 5}), encoding="utf-8")
+    third = audit_files(files, jobs=2, out=out, worker=fake_worker)
+    assert _calls(calls) == [files[5]]
+    assert third.hands[third.hands["file"] == files[5]].shape[0] == 7
+    assert len(third.files) == 12
+    from replay_audit.rules import PRESETS
+
+    calls.unlink()
+    audit_files(files, PRESETS["tenhou-4p"], jobs=2, out=out, worker=fake_worker)
+    assert sorted(_calls(calls)) == sorted(files)
+    calls.unlink()
+    audit_files(files, jobs=1, out=out, resume=False, worker=fake_worker)
+    assert sorted(_calls(calls)) == sorted(files)
+
+
+def test_failure_midway_keeps_finished_chunks_and_resume_finishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = make_logs(tmp_path / "logs", 30)
+    bad = files[17]
+    Path(bad).write_text(json.dumps({"hands": 2, "seed": 17, "fail": True}), encoding="utf-8")
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("CALLS_LOG", str(calls))
+    out = tmp_path / "o"
+    with pytest.raises(RuntimeError, match="boom"):
+        audit_files(files, jobs=1, out=out, worker=fake_worker, files_per_part=5)
+    index = [json.loads(x) for x in (out / PARTS_DIR / INDEX_NAME).read_text().splitlines()]
+    done = [e["path"] for e in index]
+    assert done == files[:15]  # three whole chunks of five; the chunk of the bad file is lost
+    Path(bad).write_text(json.dumps({"hands": 2, "seed": 17}), encoding="utf-8")
+    calls.unlink()
+    resumed = audit_files(files, jobs=2, out=out, worker=fake_worker, files_per_part=5)
+    assert sorted(_calls(calls)) == sorted(files[15:])
+    assert_same_report(resumed, audit_files(files, jobs=1, worker=fake_worker))
+
+
+def test_parallel_failure_propagates_after_indexing_finished_chunks(tmp_path: Path) -> None:
+    files = make_logs(tmp_path / "logs", 16)
+    Path(files[-1]).write_text(json.dumps({"hands": 1, "seed": 0, "fail": True}))
+    out = tmp_path / "o"
+    with pytest.raises(RuntimeError, match="boom"):
+        audit_files(files, jobs=2, out=out, worker=fake_worker, files_per_part=2)
+    index = (out / PARTS_DIR / INDEX_NAME).read_text().splitlines()
+    assert 0 < len(index) <= 14  # the failing chunk is never indexed
+
+
+_KILL_SCRIPT = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_runner import fake_worker
+from replay_audit.runner import audit_files
+files = sys.argv[2:]
+audit_files(files, jobs=2, out=sys.argv[1], worker=fake_worker, files_per_part=2)
+"""
+
+
+def test_killed_run_resumes_without_redoing_audited_files(tmp_path: Path) -> None:
+    files = make_logs(tmp_path / "logs", 24, sleep=0.1)
+    out = tmp_path / "o"
+    script = tmp_path / "run.py"
+    script.write_text(_KILL_SCRIPT.format(tests=str(Path(__file__).parent)), encoding="utf-8")
+    calls = tmp_path / "calls.txt"
+    env = {**os.environ, "CALLS_LOG": str(calls)}
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(out), *files], env=env, start_new_session=True
+    )
+    index = out / PARTS_DIR / INDEX_NAME
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if index.exists() and len(index.read_text().splitlines()) >= 6:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)  # the run and its workers, mid-way
+    proc.wait()
+    before = {json.loads(x)["path"] for x in index.read_text().splitlines() if x.strip()}
+    assert 6 <= len(before) < len(files)
+    calls.unlink()
+    env_calls = os.environ.get("CALLS_LOG")
+    os.environ["CALLS_LOG"] = str(calls)
+    try:
+        resumed = audit_files(files, jobs=2, out=out, worker=fake_worker, files_per_part=2)
+    finally:
+        if env_calls is None:
+            del os.environ["CALLS_LOG"]
+        else:
+            os.environ["CALLS_LOG"] = env_calls
+    redone = set(_calls(calls))
+    assert not redone & before
+    assert redone | before == set(files)
+    assert isinstance(resumed, StoredAuditReport)
+    assert resumed.run_stats["skipped"] == len(before)
+    assert_same_report(resumed, audit_files(files, jobs=1, worker=fake_worker))
+
+
+# --------------------------------------------------------------- progress
+
+
+def test_progress_bar_goes_to_stderr_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = make_logs(tmp_path / "logs", 6)
+    audit_files(files, jobs=1, progress=True, worker=fake_worker)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "6/6" in captured.err and "hands" in captured.err
+    audit_files(files, jobs=1, progress=False, worker=fake_worker)
+    assert capsys.readouterr().err == ""
+
+
+# --------------------------------------------------------------- the real auditor
+
+
+@pytest.mark.corpus
+def test_real_audit_is_identical_for_one_job_n_jobs_and_stored(
+    corpus: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("replay_audit.io")
+    from replay_audit.runner import run_audit
+
+    folder = corpus / "tenhou-xml" / "phoenix-2024"
+    files = sorted(folder.glob("*.xml.gz"))
+    assert len(files) > 2000
+    ref = run_audit(files, jobs=1)
+    par = run_audit(files, jobs=2, out=tmp_path / "o")
+    assert_same_report(ref, par)
+    assert len(ref.files) == len(files)
+    assert (ref.files["status"] != "error").all()
