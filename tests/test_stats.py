@@ -3,6 +3,7 @@ answers, the disputed conventions both ways, and (corpus) Phoenix baselines."""
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import math
 import sys
@@ -337,13 +338,16 @@ def test_explain_registry() -> None:
 
 
 def _read_games(folder: Path) -> list:
-    io = pytest.importorskip("replay_audit.io")
-    games = []
-    for item in io.iter_games(sorted(folder.glob("*.xml.gz"))):
-        g = getattr(item, "game", item)
-        if g is not None and hasattr(g, "hands"):
-            games.append(g)
-    return games
+    """Read with the project's reader (``replay_audit.io``); until that lands, with
+    the XML parser directly.  Skips when neither exists."""
+    paths = sorted(folder.glob("*.xml.gz"))
+    try:
+        from replay_audit import io as rio
+
+        return [rio.read_log(p) for p in paths]
+    except ImportError:
+        xml = pytest.importorskip("replay_audit.parsers.tenhou_xml")
+        return [xml.parse_tenhou_xml(gzip.decompress(p.read_bytes()), str(p)) for p in paths]
 
 
 @pytest.mark.corpus
@@ -366,9 +370,12 @@ def test_phoenix_baselines(corpus: Path) -> None:
     # stats.md §1.5 (Houou hanchan): loose bands, never tight ones
     assert 0.19 <= tot["wins"] / tot["hands"] <= 0.23
     assert 0.11 <= tot["deal_ins"] / tot["hands"] <= 0.14
-    assert 0.15 <= tot["riichi_hands"] / tot["hands"] <= 0.19
-    assert 0.31 <= tot["call_hands"] / tot["hands"] <= 0.38
-    assert 5200 <= tot["win_hand_value_sum"] / tot["wins"] <= 6100
+    # measured on phoenix-2024: riichi .187 and average win 5,845 sit above the 2016
+    # figures (15.9k games of 2024 play riichi more), so those bands are a bit wider
+    assert 0.15 <= tot["riichi_hands"] / tot["hands"] <= 0.21
+    assert 0.30 <= tot["call_hands"] / tot["hands"] <= 0.38
+    assert 5300 <= tot["win_hand_value_sum"] / tot["wins"] <= 6200
+    assert 0.12 <= tot["exhaustive_draws"] / tot["hands"] <= 0.18
     # invariants
     complete = gf[gf.complete]
     for _, g in complete.groupby("file"):
@@ -376,7 +383,7 @@ def test_phoenix_baselines(corpus: Path) -> None:
         assert abs(g["final_points"].sum()) < 0.11
     assert df["wins"].sum() == df["tsumo_wins"].sum() + df["deal_ins"].sum()
     alt = players(Facts(), double_ron="per_hand")
-    double_rons = int((hf["deal_in_to"] > 1).sum())
     extra = int((hf["deal_in_to"] - 1).clip(lower=0).sum())
+    assert extra > 0  # the corpus has double rons, so the two conventions differ
     assert alt["wins"].sum() == alt["tsumo_wins"].sum() + alt["deal_ins"].sum() + extra
-    assert double_rons > 0
+    assert (df["games"].sum(), df["hands"].sum()) == (len(gf), len(hf))
