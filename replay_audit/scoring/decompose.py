@@ -125,45 +125,52 @@ def _suit_splits(counts: tuple[int, ...], honors: bool) -> tuple[Reading, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 14)
+def _suit_readings(part: tuple[int, ...], lo: int) -> tuple[Reading, ...]:
+    """``_suit_splits`` of the suit starting at kind ``lo``, in absolute kinds."""
+    return tuple(
+        (p + lo if p >= 0 else -1, tuple((f, k + lo) for f, k in sets))
+        for p, sets in _suit_splits(part, lo == 27)
+    )
+
+
 @lru_cache(maxsize=1 << 16)
 def hand_readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
     """All regular readings (one pair + sets) of a 3n+2 count tuple, kinds 0-33."""
     if sum(counts) % 3 != 2:
         return ()
     per_suit: list[tuple[Reading, ...]] = []
-    for s in range(4):
-        lo = 9 * s
-        part = counts[lo : lo + 9] if s < 3 else counts[27:34]
+    for lo in (0, 9, 18, 27):
+        part = counts[lo : lo + 9]
         if not any(part):
             continue
-        splits = _suit_splits(tuple(part), s == 3)
+        splits = _suit_readings(part, lo)
         if not splits:
             return ()
-        per_suit.append(
-            tuple(
-                (p + lo if p >= 0 else -1, tuple((f, k + lo) for f, k in sets))
-                for p, sets in splits
-            )
-        )
+        per_suit.append(splits)
     out: list[Reading] = []
     for combo in product(*per_suit):
-        pairs = [p for p, _ in combo if p >= 0]
-        if len(pairs) != 1:
-            continue
+        pair = -1
         sets: list[SuitSet] = []
-        for _, ss in combo:
+        for p, ss in combo:
+            if p >= 0:
+                if pair >= 0:
+                    break
+                pair = p
             sets.extend(ss)
-        out.append((pairs[0], tuple(sets)))
+        else:
+            if pair >= 0:
+                out.append((pair, tuple(sets)))
     return tuple(out)
 
 
 def is_chiitoitsu_counts(counts: tuple[int, ...]) -> bool:
     """Seven distinct pairs (Tenhou does not read four of a kind as two pairs)."""
-    return sum(counts) == 14 and sum(1 for c in counts if c == 2) == 7
+    return counts.count(2) == 7 and sum(counts) == 14
 
 
 def is_kokushi_counts(counts: tuple[int, ...]) -> bool:
-    if sum(counts) != 14:
+    if not counts[0] or not counts[33] or sum(counts) != 14:
         return False
     if any(counts[k] == 0 for k in KOKUSHI_KINDS):
         return False
@@ -172,6 +179,7 @@ def is_kokushi_counts(counts: tuple[int, ...]) -> bool:
     )
 
 
+@lru_cache(maxsize=1 << 12)
 def meld_group(meld: Meld) -> Group | None:
     """The set a call makes (None for kita, which is not a set)."""
     kinds = meld.kinds
@@ -197,6 +205,10 @@ def _run_wait(start: int, win: int) -> str:
     return WAIT_RYANMEN
 
 
+_CONCEALED: Final = {(f, k): Group(f, k, True) for f in (RUN, TRIPLET) for k in range(NUM_KINDS)}
+_RON_TRIPLET: Final = {k: Group(TRIPLET, k, False) for k in range(NUM_KINDS)}
+
+
 def shapes(
     counts: tuple[int, ...], win_kind: int, meld_groups: tuple[Group, ...], tsumo: bool
 ) -> list[Shape]:
@@ -210,30 +222,23 @@ def shapes(
         if is_chiitoitsu_counts(counts):
             out.append(Shape(FORM_CHIITOITSU, (), -1, WAIT_TANKI, win_kind))
     for pair, sets in hand_readings(counts):
-        base = [Group(f, k, True) for f, k in sets]
-        seen: set[tuple[int, int]] = set()
+        base = tuple(_CONCEALED[s] for s in sets) + meld_groups
         if pair == win_kind:
-            out.append(Shape(FORM_REGULAR, (*base, *meld_groups), pair, WAIT_TANKI, win_kind))
-        for i, (f, k) in enumerate(sets):
-            if (f, k) in seen:
+            out.append(Shape(FORM_REGULAR, base, pair, WAIT_TANKI, win_kind))
+        last: tuple[int, int] | None = None
+        for i, fk in enumerate(sets):
+            if fk == last:
                 continue
-            if f == TRIPLET and k == win_kind:
-                seen.add((f, k))
-                groups = list(base)
+            f, k = fk
+            if f == TRIPLET:
+                if k != win_kind:
+                    continue
+                last = fk
+                groups = base
                 if not tsumo:
-                    groups[i] = Group(TRIPLET, k, False)
-                out.append(
-                    Shape(FORM_REGULAR, (*groups, *meld_groups), pair, WAIT_SHANPON, win_kind)
-                )
-            elif f == RUN and k <= win_kind <= k + 2:
-                seen.add((f, k))
-                out.append(
-                    Shape(
-                        FORM_REGULAR,
-                        (*base, *meld_groups),
-                        pair,
-                        _run_wait(k, win_kind),
-                        win_kind,
-                    )
-                )
+                    groups = (*base[:i], _RON_TRIPLET[k], *base[i + 1 :])
+                out.append(Shape(FORM_REGULAR, groups, pair, WAIT_SHANPON, win_kind))
+            elif k <= win_kind <= k + 2:
+                last = fk
+                out.append(Shape(FORM_REGULAR, base, pair, _run_wait(k, win_kind), win_kind))
     return out

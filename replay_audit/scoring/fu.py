@@ -59,7 +59,7 @@ def fu_items(shape: Shape, ctx: WinContext, rules: RuleSet, closed: bool, pinfu:
             fu *= 4
         label = f"{'closed' if g.concealed else 'open'} {'kan' if g.form == KAN else 'triplet'}"
         items.append((f"{label} {KIND_NAMES[g.kind]}", fu))
-    if not closed and sum(f for _, f in items) == 20:
+    if not closed and len(items) == 1:
         items.append(("open pinfu shape", rules.open_pinfu_fu - 20))
     return tuple(items)
 
@@ -78,7 +78,9 @@ def _pair_fu(pair: int, ctx: WinContext, rules: RuleSet) -> int:
 
 def total_fu(items: FuItems) -> int:
     """Sum rounded up to 10 (chiitoitsu's 25 stays 25; no items = 0)."""
-    raw = sum(f for _, f in items)
-    if len(items) == 1 and items[0][0] == "chiitoitsu":
+    raw = 0
+    for _, f in items:
+        raw += f
+    if raw == 25 and items[0][0] == "chiitoitsu":
         return raw
     return -(-raw // 10) * 10

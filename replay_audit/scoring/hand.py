@@ -25,7 +25,7 @@ from typing import Any
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import RuleSet
 from replay_audit.scoring.context import WinContext, WinValue
-from replay_audit.scoring.decompose import Group, meld_group, shapes
+from replay_audit.scoring.decompose import RUN, Group, meld_group, shapes
 from replay_audit.scoring.fu import fu_items, total_fu
 from replay_audit.scoring.points import base_points, pay
 from replay_audit.scoring.yaku import AKA, DORA, URA, find_yaku, hand_traits, yakuman_count
@@ -39,26 +39,40 @@ def _error(code: str) -> WinValue:
     return WinValue(han=0, fu=0, points=0, limit=0, error=code)
 
 
-def count_dora(ctx: WinContext, rules: RuleSet) -> tuple[int, int, int]:
+def count_dora(
+    ctx: WinContext, rules: RuleSet, counts: list[int] | None = None
+) -> tuple[int, int, int]:
     """``(dora, ura, aka)`` han of the hand.
 
     Dora counts every tile, concealed and called; kita tiles count as the
     North they are, so a kita is worth one more per indicator pointing at
     North, on top of its own +1 as nukidora (folded into dora as Tenhou does).
     Ura is counted only for a riichi winner; aka only when the rules have red fives.
+    ``counts`` may pass the concealed kind counts already at hand.
     """
-    counts = [0] * NUM_KINDS
-    all_tiles = list(ctx.tiles)
+    if counts is None:
+        counts = [0] * NUM_KINDS
+        for t in ctx.tiles:
+            counts[t >> 2] += 1
+    else:
+        counts = list(counts)
+    aka = 0
+    use_aka = rules.aka > 0
+    if use_aka:
+        aka = len(RED_FIVES.intersection(ctx.tiles))
     for m in ctx.melds:
-        all_tiles.extend(m.tiles)
-    for t in all_tiles:
-        counts[t >> 2] += 1
-    dora = sum(counts[dora_of(t >> 2, ctx.players)] for t in ctx.dora_indicators)
-    dora += ctx.kita
+        for t in m.tiles:
+            counts[t >> 2] += 1
+            if use_aka and t in RED_FIVES:
+                aka += 1
+    players = ctx.players
+    dora = ctx.kita
+    for t in ctx.dora_indicators:
+        dora += counts[dora_of(t >> 2, players)]
     ura = 0
     if ctx.riichi or ctx.double_riichi:
-        ura = sum(counts[dora_of(t >> 2, ctx.players)] for t in ctx.ura_indicators)
-    aka = sum(1 for t in all_tiles if t in RED_FIVES) if rules.aka > 0 else 0
+        for t in ctx.ura_indicators:
+            ura += counts[dora_of(t >> 2, players)]
     return dora, ura, aka
 
 
@@ -66,14 +80,21 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     """Score a win; ``WinValue.error`` is ``"not_complete"`` or ``"no_yaku"`` when the
     hand cannot win (then every number is 0)."""
     counts = [0] * NUM_KINDS
+    mask = 0
     for t in ctx.tiles:
-        counts[t >> 2] += 1
+        k = t >> 2
+        counts[k] += 1
+        mask |= 1 << k
     win_kind = ctx.win_tile >> 2
     groups: list[Group] = []
+    closed = True
     for m in ctx.melds:
         g = meld_group(m)
         if g is not None:
             groups.append(g)
+            closed = closed and not g.called
+            k = g.kind
+            mask |= (7 << k) if g.form == RUN else (1 << k)
     meld_groups = tuple(groups)
     if len(ctx.tiles) + 3 * len(meld_groups) != 14 or counts[win_kind] == 0:
         return _error(NOT_COMPLETE)
@@ -82,21 +103,17 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     if not readings:
         return _error(NOT_COMPLETE)
 
-    closed = not any(g.called for g in meld_groups)
-    all_kinds = {k for k in range(NUM_KINDS) if counts[k]}
-    for g in meld_groups:
-        all_kinds.add(g.kind)
-        if g.form == 0:
-            all_kinds.update((g.kind + 1, g.kind + 2))
-    traits = hand_traits(frozenset(all_kinds), counts_t, win_kind, not ctx.melds)
+    traits = hand_traits(mask, counts_t, win_kind, not ctx.melds)
     dora_han: tuple[int, int, int] | None = None
+    riichi = ctx.riichi or ctx.double_riichi
+    dealer = ctx.seat == ctx.dealer
 
-    best: WinValue | None = None
+    best: tuple[Any, ...] | None = None
     best_key: tuple[int, int, int, int] = (-1, -1, -1, -1)
+    tsumo = ctx.tsumo
     for shape in readings:
         yaku, ym = find_yaku(shape, ctx, rules, traits, closed)
-        pinfu = any(y == 7 for y, _ in yaku)
-        items = fu_items(shape, ctx, rules, closed, pinfu)
+        items = fu_items(shape, ctx, rules, closed, (7, 1) in yaku)
         fu = total_fu(items)
         if ym:
             ids = tuple(ym)
@@ -109,42 +126,44 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
             if not yaku:
                 continue
             if dora_han is None:
-                dora_han = count_dora(ctx, rules)
+                dora_han = count_dora(ctx, rules, counts)
             dora, ura, aka = dora_han
-            han = sum(h for _, h in yaku) + dora + ura + aka
-            extra: list[tuple[int, int]] = []
+            han = dora + ura + aka
+            for _, h in yaku:
+                han += h
             if dora:
-                extra.append((DORA, dora))
+                yaku.append((DORA, dora))
             if aka:
-                extra.append((AKA, aka))
-            if ctx.riichi or ctx.double_riichi:
-                extra.append((URA, ura))
-            full = (*yaku, *extra)
+                yaku.append((AKA, aka))
+            if riichi:
+                yaku.append((URA, ura))
+            full = tuple(yaku)
             ids = ()
             count = 0
             base, limit = base_points(han, fu, 0, rules)
             real = 0
-        payment = pay(base, ctx.is_dealer, ctx.tsumo, rules)
+        payment = pay(base, dealer, tsumo, rules)
         key = (payment.total, real, han, fu)
         if key > best_key:
             best_key = key
-            best = WinValue(
-                han=han,
-                fu=fu,
-                points=payment.total,
-                limit=limit,
-                yaku=full,
-                yakuman=ids,
-                yakuman_count=count,
-                base=base,
-                ron_payment=payment.ron,
-                tsumo_dealer_payment=payment.tsumo_dealer,
-                tsumo_other_payment=payment.tsumo_other,
-                fu_items=items,
-            )
+            best = (han, fu, payment, limit, full, ids, count, base, items)
     if best is None:
         return _error(NO_YAKU)
-    return best
+    han, fu, payment, limit, full, ids, count, base, items = best
+    return WinValue(
+        han=han,
+        fu=fu,
+        points=payment.total,
+        limit=limit,
+        yaku=full,
+        yakuman=ids,
+        yakuman_count=count,
+        base=base,
+        ron_payment=payment.ron,
+        tsumo_dealer_payment=payment.tsumo_dealer,
+        tsumo_other_payment=payment.tsumo_other,
+        fu_items=items,
+    )
 
 
 _MELD_KINDS = {

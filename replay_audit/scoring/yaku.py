@@ -17,7 +17,10 @@ pair, wait) and on the situation in the ``WinContext``.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from replay_audit.rules import DOUBLE_YAKUMAN_PATTERNS, RuleSet
@@ -25,6 +28,7 @@ from replay_audit.scoring.context import WinContext
 from replay_audit.scoring.decompose import (
     FORM_CHIITOITSU,
     FORM_KOKUSHI,
+    KAN,
     RUN,
     WAIT_KOKUSHI13,
     WAIT_RYANMEN,
@@ -148,30 +152,55 @@ class HandTraits:
     """0 none, 45 chuuren, 46 junsei chuuren."""
 
 
-def hand_traits(
-    all_kinds: frozenset[int], concealed: tuple[int, ...], win_kind: int, no_melds: bool
-) -> HandTraits:
-    """Traits from the kinds of every tile (hand and melds) and, for chuuren, the
-    concealed counts (chuuren needs a hand with no call at all, not even an ankan)."""
-    suits = {k // 9 for k in all_kinds if k < 27}
-    has_honor = any(k in HONORS for k in all_kinds)
-    chuuren = 0
-    if no_melds and len(suits) == 1 and not has_honor:
-        lo = 9 * next(iter(suits))
+def _mask(kinds: frozenset[int]) -> int:
+    out = 0
+    for k in kinds:
+        out |= 1 << k
+    return out
+
+
+_M_TERMINALS_HONORS: Final = _mask(TERMINALS_AND_HONORS)
+_M_HONORS: Final = _mask(HONORS)
+_M_TERMINALS: Final = _mask(TERMINALS)
+_M_GREEN: Final = _mask(_GREEN)
+_M_SUITS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
+
+
+def kind_mask(kinds: Iterable[int]) -> int:
+    """Bit ``k`` set for every kind present: the hand-level traits are mask tests."""
+    out = 0
+    for k in kinds:
+        out |= 1 << k
+    return out
+
+
+def hand_traits(mask: int, concealed: tuple[int, ...], win_kind: int, no_melds: bool) -> HandTraits:
+    """Traits from the kinds of every tile (hand and melds, as a ``kind_mask``) and,
+    for chuuren, the concealed counts (chuuren needs a hand with no call at all,
+    not even an ankan)."""
+    traits = _mask_traits(mask)
+    if no_melds and traits.suits == 1 and not traits.has_honor:
+        lo = 9 * next(i for i, m in enumerate(_M_SUITS) if mask & m)
         c = concealed[lo : lo + 9]
         if c[0] >= 3 and c[8] >= 3 and all(c[i] >= 1 for i in range(1, 8)):
             rest = list(c)
             rest[win_kind - lo] -= 1
             chuuren = 46 if rest == [3, 1, 1, 1, 1, 1, 1, 1, 3] else 45
+            return dataclasses.replace(traits, chuuren=chuuren)
+    return traits
+
+
+@lru_cache(maxsize=1 << 14)
+def _mask_traits(mask: int) -> HandTraits:
     return HandTraits(
-        all_simples=not any(k in TERMINALS_AND_HONORS for k in all_kinds),
-        all_honors=all(k in HONORS for k in all_kinds),
-        all_terminals=all(k in TERMINALS for k in all_kinds),
-        all_terminals_or_honors=all(k in TERMINALS_AND_HONORS for k in all_kinds),
-        all_green=all_kinds <= _GREEN,
-        suits=len(suits),
-        has_honor=has_honor,
-        chuuren=chuuren,
+        all_simples=not mask & _M_TERMINALS_HONORS,
+        all_honors=not mask & ~_M_HONORS,
+        all_terminals=not mask & ~_M_TERMINALS,
+        all_terminals_or_honors=not mask & ~_M_TERMINALS_HONORS,
+        all_green=not mask & ~_M_GREEN,
+        suits=sum(1 for m in _M_SUITS if mask & m),
+        has_honor=bool(mask & _M_HONORS),
+        chuuren=0,
     )
 
 
@@ -278,10 +307,19 @@ def _regular_yaku(
     pair = shape.pair
     seat_wind = 27 + ctx.seat_wind
     round_wind = 27 + ctx.round_wind
-    runs = [g.kind for g in groups if g.form == RUN]
-    pons = [g.kind for g in groups if g.form != RUN]
-    kans = sum(1 for g in groups if g.is_kan)
-    concealed_pons = sum(1 for g in groups if g.form != RUN and g.concealed)
+    runs: list[int] = []
+    pons: list[int] = []
+    kans = 0
+    concealed_pons = 0
+    for g in groups:
+        if g.form == RUN:
+            runs.append(g.kind)
+        else:
+            pons.append(g.kind)
+            if g.form == KAN:
+                kans += 1
+            if g.concealed:
+                concealed_pons += 1
 
     # yakuman
     dragons = sum(1 for k in pons if k in DRAGONS)
