@@ -150,6 +150,16 @@ def _table(
 # ------------------------------------------------------------------------- charts
 
 
+def charts_available() -> bool:
+    """matplotlib draws the charts; without it the page still renders, chartless,
+    and says so (plotting is an optional extra, stats.md §2.5)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 _ID_RE = re.compile(r'\bid="([^"]+)"')
 _URL_RE = re.compile(r"url\(#([^)]+)\)")
 _HREF_RE = re.compile(r'href="#([^"]+)"')
@@ -297,8 +307,12 @@ def _players_section(players: pd.DataFrame) -> str:
         _table(players, PLAYER_COLUMNS, text_columns=("player", "game_type"), titles=_FORMULAS)
     )
     parts.append("</div>")
-    top = players.head(MAX_PLAYER_CHARTS)
-    if len(players) > MAX_PLAYER_CHARTS:
+    if not charts_available():
+        parts.append('<p class="note">Charts need matplotlib, which is not installed.</p>')
+        top = players.head(0)
+    else:
+        top = players.head(MAX_PLAYER_CHARTS)
+    if len(top) and len(players) > MAX_PLAYER_CHARTS:
         parts.append(
             f'<p class="note">Placement charts for the first {MAX_PLAYER_CHARTS} of '
             f"{len(players)} players (most games first).</p>"
@@ -406,7 +420,7 @@ def render_html(
         if not history.empty and "file" in history
         else []
     )
-    charted = set(hist_files[:MAX_GAME_CHARTS])
+    charted = set(hist_files[:MAX_GAME_CHARTS]) if charts_available() else set()
     with_findings = (
         {str(f) for f in findings["file"].dropna()}
         if not findings.empty and "file" in findings
