@@ -387,3 +387,50 @@ def test_phoenix_baselines(corpus: Path) -> None:
     assert extra > 0  # the corpus has double rons, so the two conventions differ
     assert alt["wins"].sum() == alt["tsumo_wins"].sum() + alt["deal_ins"].sum() + extra
     assert (df["games"].sum(), df["hands"].sum()) == (len(gf), len(hf))
+
+
+PAIR_COLUMNS = (
+    "result",
+    "riichi_declared",
+    "riichi_accepted",
+    "riichi_turn",
+    "called",
+    "closed_kan",
+    "won",
+    "won_tsumo",
+    "win_turn",
+    "dealt_in",
+    "deal_in_to",
+    "win_hand_value",
+    "win_payment",
+    "deal_in_payment",
+    "pao_paid",
+    "tenpai_at_draw",
+    "nagashi",
+    "delta",
+    "ura",
+    "ippatsu",
+    "double_riichi",
+    "yakuman",
+)
+
+
+@pytest.mark.corpus
+def test_same_facts_from_xml_and_json(corpus: Path) -> None:
+    """The cross-format oracle: one game as mjlog and as Tenhou's own JSON gives the
+    same facts (JSON has no shown hands: tenpai comes from its payments)."""
+    xml = pytest.importorskip("replay_audit.parsers.tenhou_xml")
+    tj = pytest.importorskip("replay_audit.parsers.tenhou_json")
+    pairs = sorted((corpus / "pairs").glob("*.xml.gz"))
+    assert len(pairs) == 6
+    for x in pairs:
+        j = x.with_name(x.name.replace(".xml.gz", ".json"))
+        a = hand_facts(xml.parse_tenhou_xml(gzip.decompress(x.read_bytes()), str(x)))
+        b = hand_facts(tj.parse_tenhou_json(j.read_bytes(), str(j)))
+        assert len(a) == len(b) > 0
+        for ra, rb in zip(a, b, strict=True):
+            assert {c: ra[c] for c in PAIR_COLUMNS} == {c: rb[c] for c in PAIR_COLUMNS}, (
+                x.name,
+                ra["label"],
+                ra["seat"],
+            )
