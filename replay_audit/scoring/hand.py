@@ -3,7 +3,8 @@
 The orchestration is: read the hand every way it can be read (``decompose``),
 find the yaku and fu of each reading (``yaku``, ``fu``), add dora, turn han and
 fu into base points and payments (``points``), and keep the reading worth the
-most points (then the most han, then the most fu), as Tenhou does.
+most points (then the most han, then the most fu, then the larger unrounded fu sum, so a
+ron tile that also fits a run leaves its triplet concealed), as Tenhou does.
 
 Nothing here looks at what a log recorded: the result depends on ``WinContext``
 and ``RuleSet`` alone, so the auditor can hold it against the log.
@@ -109,7 +110,7 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     dealer = ctx.seat == ctx.dealer
 
     best: tuple[Any, ...] | None = None
-    best_key: tuple[int, int, int, int] = (-1, -1, -1, -1)
+    best_key: tuple[int, int, int, int, int] = (-1, -1, -1, -1, -1)
     tsumo = ctx.tsumo
     for shape in readings:
         yaku, ym = find_yaku(shape, ctx, rules, traits, closed)
@@ -143,7 +144,7 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
             base, limit = base_points(han, fu, 0, rules)
             real = 0
         payment = pay(base, dealer, tsumo, rules)
-        key = (payment.total, real, han, fu)
+        key = (payment.total, real, han, fu, sum(f for _, f in items))
         if key > best_key:
             best_key = key
             best = (han, fu, payment, limit, full, ids, count, base, items)
