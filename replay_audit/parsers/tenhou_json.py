@@ -70,7 +70,7 @@ from replay_audit.events import (
     hand_label,
 )
 from replay_audit.meld import Meld, MeldKind
-from replay_audit.tiles import Tile, is_red, kind, tenhou6_kind
+from replay_audit.tiles import RED_FIVES, Tile, is_red, kind, tenhou6_kind
 
 MAX_INPUT_BYTES: Final = 32 * 1024 * 1024
 """Largest document accepted (a full hanchan is about 30 kB)."""
@@ -693,8 +693,10 @@ def _parse_hand(
         raise InvalidValueError(
             f"the moves cannot be merged into one game: {dead.message}"
         ) from None
-    moves = _insert_connections(final.events, connections, names)
-    moves = [_reseq(m, i) for i, m in enumerate(moves)]
+    moves = final.events
+    if connections:
+        moves = _insert_connections(moves, connections, names)
+        moves = [_reseq(m, i) for i, m in enumerate(moves)]
     results = _results(
         result_raw,
         result_kind,
@@ -808,21 +810,20 @@ def _next_seat(seat: int, players: int) -> int:
     return (seat + 1) % players
 
 
-def _emit(st: _State, ev: Move) -> None:
-    """Append a draw or call, first placing a waiting riichi stick (REACH step 2
-    comes right after the discard unless that discard is ronned)."""
+def _flush(st: _State) -> None:
+    """Before a draw or call: place a waiting riichi stick (REACH step 2 comes
+    right after the discard unless that discard is ronned)."""
     if st.riichi_wait is not None:
-        st.events.append(RiichiAccept(seq=0, seat=st.riichi_wait))
+        st.events.append(RiichiAccept(seq=len(st.events), seat=st.riichi_wait))
         st.accepted[st.riichi_wait] = True
         st.riichi_wait = None
-    st.events.append(ev)
 
 
 def _reveal(h: _Hand, st: _State, depth: int) -> None:
     if st.dora_used + 1 >= len(h.dora):
         raise _Dead("a kan reveals more dora than the dora list holds", depth)
     st.dora_used += 1
-    st.events.append(NewDora(seq=0, indicator=h.dora[st.dora_used]))
+    st.events.append(NewDora(seq=len(st.events), indicator=h.dora[st.dora_used]))
 
 
 def _pick(
@@ -830,7 +831,8 @@ def _pick(
 ) -> Tile:
     """Remove and return a tile of that kind/redness from the seat's hand, another
     copy than ``avoid`` (the drawn tile) when there is one."""
-    cands = [t for t in st.hands[seat] if _tkey(t, aka) == key]
+    k, red = key
+    cands = [t for t in st.hands[seat] if t >> 2 == k and (aka and t in RED_FIVES) == red]
     if not cands:
         raise _Dead(f"seat {seat} does not hold a {_code_name(key)}", depth)
     others = [t for t in cands if t != avoid]
@@ -868,7 +870,8 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
                 st.due_on_draw = 0
             st.hands[actor].append(item)
             st.drawn[actor] = item
-            _emit(st, Draw(seq=0, seat=actor, tile=item))
+            _flush(st)
+            st.events.append(Draw(seq=len(st.events), seat=actor, tile=item))
             if st.di[actor] >= len(h.discards[actor]):
                 _finish(h, st, depth)
                 return st
@@ -904,8 +907,10 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
                 _reveal(h, st, depth)
             st.pending_dora = 0
         if riichi:
-            st.events.append(RiichiDeclare(seq=0, seat=actor))
-        st.events.append(Discard(seq=0, seat=actor, tile=tile, tsumogiri=code == TSUMOGIRI))
+            st.events.append(RiichiDeclare(seq=len(st.events), seat=actor))
+        st.events.append(
+            Discard(seq=len(st.events), seat=actor, tile=tile, tsumogiri=code == TSUMOGIRI)
+        )
         if riichi:
             st.riichi_wait = actor
         st.drawn[actor] = None
@@ -968,7 +973,8 @@ def _open_call(
     st.melds[seat].append(meld)
     st.drawn[seat] = None
     st.last_discard = None
-    _emit(st, Call(seq=0, seat=seat, meld=meld))
+    _flush(st)
+    st.events.append(Call(seq=len(st.events), seat=seat, meld=meld))
     if kind_ is MeldKind.DAIMINKAN:
         if st.pending_dora:  # a second kan reveals the first one's dora
             for _ in range(st.pending_dora):
@@ -988,13 +994,15 @@ def _self_call(h: _Hand, st: _State, actor: int, c: _CallStr, depth: int) -> Non
         t = _pick(st, actor, (30, False), aka, depth)
         meld = Meld(kind=MeldKind.KITA, tiles=(t,))
         st.melds[actor].append(meld)
-        _emit(st, Call(seq=0, seat=actor, meld=meld))
+        _flush(st)
+        st.events.append(Call(seq=len(st.events), seat=actor, meld=meld))
         return
     if c.letter == "a":
         tiles = [_pick(st, actor, _key(x, aka), aka, depth) for x in c.codes]
         meld = Meld(kind=MeldKind.ANKAN, tiles=tuple(sorted(tiles)))
         st.melds[actor].append(meld)
-        _emit(st, Call(seq=0, seat=actor, meld=meld))
+        _flush(st)
+        st.events.append(Call(seq=len(st.events), seat=actor, meld=meld))
         for _ in range(st.pending_dora):
             _reveal(h, st, depth)
         st.pending_dora = 0
@@ -1028,7 +1036,8 @@ def _self_call(h: _Hand, st: _State, actor: int, c: _CallStr, depth: int) -> Non
         added=added,
     )
     st.melds[actor][pon_i] = meld
-    _emit(st, Call(seq=0, seat=actor, meld=meld))
+    _flush(st)
+    st.events.append(Call(seq=len(st.events), seat=actor, meld=meld))
     st.due_on_draw += st.pending_dora
     st.pending_dora = 1
 
@@ -1070,7 +1079,7 @@ def _finish(h: _Hand, st: _State, depth: int) -> None:
             frm == st.riichi_wait and who != frm for who, frm in h.wins
         )
         if not ronned:
-            st.events.append(RiichiAccept(seq=0, seat=st.riichi_wait))
+            st.events.append(RiichiAccept(seq=len(st.events), seat=st.riichi_wait))
             st.accepted[st.riichi_wait] = True
         st.riichi_wait = None
 
@@ -1084,8 +1093,8 @@ def _reseq(m: Move, i: int) -> Move:
 def _insert_connections(
     events: list[Move], conns: Sequence[tuple[int, int, int]], names: Sequence[str]
 ) -> list[Move]:
-    """Place BYE/reconnect events after ``step`` draw/discard/call moves (and after
-    the riichi stick that belongs to the step-th discard)."""
+    """Place BYE/reconnect events after ``step`` draw/discard/call moves, and after
+    the riichi stick or kan dora that comes with the step-th move."""
     if not conns:
         return events
     counted = (Draw, Discard, Call)
@@ -1110,10 +1119,8 @@ def _insert_connections(
         out.append(ev)
         if isinstance(ev, counted):
             n += 1
-            nxt = events[i + 1] if i + 1 < len(events) else None
-            if not isinstance(nxt, RiichiAccept):
-                flush()
-        elif isinstance(ev, RiichiAccept):
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if not isinstance(nxt, (RiichiAccept, NewDora)):
             flush()
     while k < len(pending):
         n = pending[-1][2]
@@ -1265,3 +1272,52 @@ def _deltas(raw: object) -> tuple[int, ...]:
     if not isinstance(raw, list) or len(raw) not in (3, 4) or not all(_is_int(v) for v in raw):
         raise InvalidValueError(f"bad deltas {raw!r}")
     return tuple(int(v) for v in raw) + (0,) * (4 - len(raw))
+
+
+# ------------------------------------------------------------------- comparison
+
+
+def comparable(event: Event, aka: bool = True) -> tuple[object, ...]:
+    """An event as a plain tuple with tiles reduced to (kind, red) and ``seq``
+    left out: JSON has no copy numbers, so this is how an XML and a JSON reading
+    of the same game are held against each other.  Win fields JSON does not
+    carry (hand, melds, win tile, fu of limit hands, ``裏ドラ(0飜)``) are left out."""
+
+    def t(tile: Tile) -> tuple[int, bool]:
+        return kind(tile), is_red(tile, aka)
+
+    def ts(tiles: Sequence[Tile]) -> tuple[tuple[int, bool], ...]:
+        return tuple(t(x) for x in tiles)
+
+    if isinstance(event, Draw):
+        return ("draw", event.seat, t(event.tile))
+    if isinstance(event, Discard):
+        return ("discard", event.seat, t(event.tile), event.tsumogiri)
+    if isinstance(event, Call):
+        m = event.meld
+        return (
+            "call", event.seat, str(m.kind), tuple(sorted(ts(m.tiles))),
+            None if m.called is None else t(m.called), m.from_seat,
+            None if m.added is None else t(m.added),
+        )  # fmt: skip
+    if isinstance(event, RiichiDeclare):
+        return ("riichi", event.seat)
+    if isinstance(event, RiichiAccept):
+        return ("riichi_accept", event.seat)
+    if isinstance(event, NewDora):
+        return ("dora", t(event.indicator))
+    if isinstance(event, Disconnect):
+        return ("disconnect", event.seat)
+    if isinstance(event, Reconnect):
+        return ("reconnect", event.seat, event.name)
+    if isinstance(event, RecordedWin):
+        return (
+            "win", event.seat, event.from_seat, event.pao_seat, event.points, event.limit,
+            tuple(y for y in event.yaku if y != (53, 0)), event.yakuman, ts(event.dora),
+            ts(event.ura), event.honba, event.sticks, event.scores_before, event.deltas,
+            event.owari,
+        )  # fmt: skip
+    return (
+        "draw_result", event.kind, event.honba, event.sticks, event.scores_before,
+        event.deltas, event.owari,
+    )  # fmt: skip
