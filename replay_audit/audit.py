@@ -12,6 +12,7 @@ pickles cheaply to process pools and Dask workers.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -71,8 +72,15 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
     if rules is not None:
         return rules
     if game.meta.format == "tenhou-xml":
-        return rules_for_go_type(game.meta.go_type)
-    return rules_for_disp(game.meta.rule_disp, aka=game.meta.aka)
+        detected = rules_for_go_type(game.meta.go_type)
+    else:
+        detected = rules_for_disp(game.meta.rule_disp, aka=game.meta.aka)
+    date = game.meta.date
+    if date is not None and date < "2010" and detected.dealer_stops_on_tenpai:
+        # A 2009 log has a tenpai dealer on top playing on in all-last; Tenhou's
+        # automatic stop on tenpai came later.
+        detected = dataclasses.replace(detected, dealer_stops_on_tenpai=False)
+    return detected
 
 
 # ---------------------------------------------------------------------- one game
@@ -527,6 +535,8 @@ def _expected_next(
     """The next hand's state per the rules, or None when the game is over."""
     from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
 
+    if rules.max_hands and prev.index + 1 >= rules.max_hands:
+        return None
     state = HandState(
         round_index=prev.round_index,
         honba=prev.honba,

@@ -238,10 +238,11 @@ class GameMeta:
 
     @property
     def date(self) -> str | None:
-        """``YYYYMMDDHH`` from the log id, when the id has one."""
-        if self.log_id and len(self.log_id) >= 10 and self.log_id[:10].isdigit():
-            return self.log_id[:10]
-        return None
+        """``YYYYMMDDHH`` (or ``YYYYMMDD`` in 2006 ids) from the log id, when it has one."""
+        if not self.log_id:
+            return None
+        digits = self.log_id[: len(self.log_id) - len(self.log_id.lstrip("0123456789"))]
+        return digits[:10] if len(digits) >= 8 else None
 
 
 @dataclass(frozen=True, slots=True)

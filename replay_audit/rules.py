@@ -91,6 +91,9 @@ class RuleSet:
     dealer_stops_on_tenpai: bool = True
     """All-last: a tenpai dealer on top also ends the game (Tenhou 2018+; a 2009 log
     played on, so older logs may need ``False``)."""
+    max_hands: int = 0
+    """Games of a fixed number of hands (0 = no such limit; Tenhou's GO 2113
+    'ratio' tables play one hand)."""
     scoring: ScoringMode = "hanfu"
     chips: bool = False
     # Toutenkou (scoring == "toutenkou") point values
@@ -178,7 +181,8 @@ TENHOU_RATIO = dataclasses.replace(
     oka=0,
     rounding="exact",
     bust=False,
-    notes="GO 2113 (0x841) 'ratio' tables: 10-point starting scores, no uma or oka.",
+    max_hands=1,
+    notes="GO 2113 (0x841) 'ratio' tables: one hand, 10-point starting scores, no uma or oka.",
 )
 
 PRESETS: dict[str, RuleSet] = {
@@ -258,12 +262,18 @@ def rules_for_go_type(go_type: int | None) -> RuleSet:
         base = TENHOU_4P
     aka = 0 if go_type & 0x02 else base.aka
     kuitan = not go_type & 0x04
-    chips = bool(go_type & 0x600)
-    if (aka, kuitan, chips) == (base.aka, base.kuitan, base.chips):
-        return base
-    return dataclasses.replace(
-        base, aka=aka, kuitan=kuitan, chips=chips, kiriage=chips or base.kiriage
-    )
+    changes: dict[str, Any] = {}
+    if (aka, kuitan) != (base.aka, base.kuitan):
+        changes.update(aka=aka, kuitan=kuitan)
+    if go_type & 0x600:
+        # Chip rooms: kiriage mangan (two hands seen), uma 30-10 (both chip games
+        # in the corpus fit it); the 0x400 rooms paid 1500 per honba on ron.
+        changes.update(chips=True, kiriage=True, name=f"{base.name}-chip")
+        if base.players == 4:
+            changes.update(uma=(30, 10, -10, -30))
+        if go_type & 0x400:
+            changes.update(honba_ron=1500, honba_tsumo=500)
+    return dataclasses.replace(base, **changes) if changes else base
 
 
 def rules_for_disp(disp: str | None, aka: bool = True) -> RuleSet:
