@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from replay_audit.meld import MeldKind
-from replay_audit.scoring import agari, decompose, yaku
+from replay_audit.scoring import agari, decompose
 from replay_audit.scoring.context import WinContext
 from replay_audit.scoring.hand import score_win
 
@@ -98,7 +98,6 @@ def _clear_caches() -> None:
         decompose._suit_readings,
         decompose._suit_splits,
         decompose.meld_group,
-        yaku._mask_traits,
         agari._suit_ok,
     ):
         fn.cache_clear()

@@ -140,6 +140,7 @@ def hand_readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
     if sum(counts) % 3 != 2:
         return ()
     per_suit: list[tuple[Reading, ...]] = []
+    sets: list[SuitSet]
     for lo in (0, 9, 18, 27):
         part = counts[lo : lo + 9]
         if not any(part):
@@ -148,10 +149,20 @@ def hand_readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
         if not splits:
             return ()
         per_suit.append(splits)
+    if all(len(s) == 1 for s in per_suit):
+        pair = -1
+        sets = []
+        for ((p, ss),) in per_suit:
+            if p >= 0:
+                if pair >= 0:
+                    return ()
+                pair = p
+            sets.extend(ss)
+        return ((pair, tuple(sets)),) if pair >= 0 else ()
     out: list[Reading] = []
     for combo in product(*per_suit):
         pair = -1
-        sets: list[SuitSet] = []
+        sets = []
         for p, ss in combo:
             if p >= 0:
                 if pair >= 0:

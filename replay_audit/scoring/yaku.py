@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
 from replay_audit.rules import DOUBLE_YAKUMAN_PATTERNS, RuleSet
@@ -190,7 +189,6 @@ def hand_traits(mask: int, concealed: tuple[int, ...], win_kind: int, no_melds: 
     return traits
 
 
-@lru_cache(maxsize=1 << 14)
 def _mask_traits(mask: int) -> HandTraits:
     return HandTraits(
         all_simples=not mask & _M_TERMINALS_HONORS,
