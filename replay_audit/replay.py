@@ -86,7 +86,7 @@ from replay_audit.events import (
 from replay_audit.findings import Finding
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import RuleSet
-from replay_audit.scoring.agari import is_complete, waits
+from replay_audit.scoring.agari import is_complete
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.tiles import RED_FIVES, TERMINALS_AND_HONORS, counts34, to_notation
 
@@ -616,7 +616,7 @@ class _Table:
             self._find("discard_not_held", f"tile {tile} is not in the hand", ev.seq, s)
         k = tile >> 2
         if self.riichi_declared == s:
-            if not waits(counts34(self.concealed[s])):
+            if not _waits(counts34(self.concealed[s])):
                 self._find("riichi_not_tenpai", "the riichi discard leaves no wait", ev.seq, s)
             self.riichi_pos[s] = len(self.offer_kinds)
             self.riichi_double[s] = self.uninterrupted and not self.discarded[s]
@@ -768,7 +768,7 @@ class _Table:
             before[drawn >> 2] -= 1
             after = counts34(hand)
             after[k] = max(0, after[k] - 4)
-            ok = bool(waits(before)) and waits(before) == waits(after)
+            ok = bool(_waits(before)) and _waits(before) == _waits(after)
         if not ok:
             self._find("call_after_riichi", "ankan in riichi that changes the hand", ev.seq, s)
 
@@ -938,7 +938,7 @@ class _Table:
     def _check_furiten(self, s: int, seq: int, hand: list[int]) -> None:
         """Furiten by own discards, by a passed winning tile since the seat's last
         discard (temporary) and since its riichi discard (riichi furiten)."""
-        w = waits(counts34(hand))
+        w = _waits(counts34(hand))
         if not w:
             return
         mask = 0
@@ -1032,7 +1032,9 @@ class _Table:
                     None,
                     computed=self.live,
                 )
-            tenpai = tuple(s < n and bool(waits(counts34(self.concealed[s]))) for s in range(seats))
+            tenpai = tuple(
+                s < n and bool(_waits(counts34(self.concealed[s]))) for s in range(seats)
+            )
             nagashi = tuple(s < n and self.nagashi[s] for s in range(seats))
             if r.shown is not None:
                 shown = sorted(r.shown_seats)
@@ -1085,6 +1087,40 @@ class _Table:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _waits(counts: list[int]) -> set[int]:
+    """``agari.waits`` restricted to kinds that can possibly complete the hand.
+
+    Same answer, fewer trials (the hot part of the replay): a winning tile is a
+    held kind or within two of one in its suit, except for kokushi, whose
+    candidates are the terminals and honors.  Kinds held four times are skipped,
+    as Tenhou does (``agari.waits``).
+    """
+    cand = 0
+    th = 0
+    for k in range(34):
+        c = counts[k]
+        if not c:
+            continue
+        if _TH_MASK >> k & 1:
+            th += 1
+        if k >= 27:
+            cand |= 1 << k
+        else:
+            lo = k - k % 9
+            for j in range(max(lo, k - 2), min(lo + 8, k + 2) + 1):
+                cand |= 1 << j
+    if th >= 12:
+        cand |= _TH_MASK
+    out: set[int] = set()
+    for k in range(34):
+        if cand >> k & 1 and counts[k] < 4:
+            counts[k] += 1
+            if is_complete(counts):
+                out.add(k)
+            counts[k] -= 1
+    return out
 
 
 def _same_tile(a: int, b: int | None) -> bool:

@@ -1,0 +1,75 @@
+"""Parse + replay of the phoenix-2024 corpus against a bare lxml parse.
+
+The replay loop runs on a million games, so its cost is measured against the
+floor any reader pays: decompress, ``etree.fromstring`` and iterate every
+element.  Both run in the same process on the same files (bytes read once, up
+front); the ratio ``(parse + replay) / bare`` is printed.  Target: <= 3x.
+
+    python benchmarks/bench_replay.py [folder] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import time
+from pathlib import Path
+
+from lxml import etree
+
+from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
+from replay_audit.replay import replay_game
+from replay_audit.rules import rules_for_go_type
+
+DEFAULT = Path(__file__).resolve().parents[1].parent / "shared/corpus/tenhou-xml/phoenix-2024"
+
+
+def bare(blobs: list[bytes]) -> float:
+    start = time.perf_counter()
+    n = 0
+    for blob in blobs:
+        root = etree.fromstring(gzip.decompress(blob))
+        for _el in root.iter():
+            n += 1
+    return time.perf_counter() - start
+
+
+def parse_only(blobs: list[tuple[str, bytes]]) -> float:
+    start = time.perf_counter()
+    for name, blob in blobs:
+        parse_tenhou_xml(gzip.decompress(blob), name)
+    return time.perf_counter() - start
+
+
+def parse_and_replay(blobs: list[tuple[str, bytes]]) -> tuple[float, int, int]:
+    start = time.perf_counter()
+    hands = findings = 0
+    for name, blob in blobs:
+        game = parse_tenhou_xml(gzip.decompress(blob), name)
+        rep = replay_game(game, rules_for_go_type(game.meta.go_type))
+        hands += len(rep.hands)
+        findings += len(rep.findings)
+    return time.perf_counter() - start, hands, findings
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args()
+    files = sorted(args.folder.glob("*.xml.gz"))
+    if args.limit:
+        files = files[: args.limit]
+    blobs = [(str(p), p.read_bytes()) for p in files]
+    t_bare = bare([b for _, b in blobs])
+    t_parse = parse_only(blobs)
+    t_all, hands, findings = parse_and_replay(blobs)
+    print(f"{len(blobs)} files, {hands} hands, {findings} findings")
+    print(f"bare lxml parse+iterate : {t_bare:7.2f} s")
+    print(f"parse only              : {t_parse:7.2f} s  ({t_parse / t_bare:.2f}x bare)")
+    print(f"parse + replay          : {t_all:7.2f} s  ({t_all / t_bare:.2f}x bare)")
+    print(f"replay alone (approx.)  : {t_all - t_parse:7.2f} s")
+
+
+if __name__ == "__main__":
+    main()
