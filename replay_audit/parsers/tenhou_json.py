@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from replay_audit.errors import (
@@ -70,7 +70,7 @@ from replay_audit.events import (
     hand_label,
 )
 from replay_audit.meld import Meld, MeldKind
-from replay_audit.tiles import RED_FIVES, Tile, is_red, kind, tenhou6_kind
+from replay_audit.tiles import KIND_NAMES, RED_FIVES, Tile, is_red, kind, tenhou6_kind
 
 MAX_INPUT_BYTES: Final = 32 * 1024 * 1024
 """Largest document accepted (a full hanchan is about 30 kB)."""
@@ -239,11 +239,7 @@ def parse_tenhou_json(data: bytes, source: str = "<bytes>", strict: bool = True)
     hands: list[HandLog] = []
     errors: list[object] = []
     warnings: list[str] = []
-    if (
-        not meta.aka
-        and '"aka' in dict(meta.extra).get("rule", "")
-        and "1" in dict(meta.extra)["rule"]
-    ):
+    if not meta.aka and _declared_aka(doc):
         warnings.append(
             "rule says aka but the tiles include four plain copies of a five: read as no aka"
         )
@@ -304,8 +300,7 @@ def _meta(doc: dict[str, Any], source: str, log_id: str | None) -> GameMeta:
     rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
     assert isinstance(rule, dict)
     disp = _str_or_none(rule.get("disp"))
-    aka_keys = [k for k in rule if isinstance(k, str) and k.startswith("aka")]
-    aka = any(_truthy(rule[k]) for k in aka_keys) if aka_keys else True
+    aka = _declared_aka(doc)
     if aka and _four_plain_fives(doc["log"]):
         aka = False  # the file itself says there are no red fives (hand-made logs)
     players = _count_players(doc, disp)
@@ -327,6 +322,15 @@ def _meta(doc: dict[str, Any], source: str, log_id: str | None) -> GameMeta:
         hanchan=("東" not in disp or "南" in disp) if disp else True,
         extra=tuple(extra),
     )
+
+
+def _declared_aka(doc: dict[str, Any]) -> bool:
+    """Red fives as the ``rule`` object says: any non-zero ``aka``/``aka5x`` flag
+    (mjai-reviewer reads them the same way); on when the file has no flags."""
+    rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
+    assert isinstance(rule, dict)
+    keys = [k for k in rule if isinstance(k, str) and k.startswith("aka")]
+    return any(_truthy(rule[k]) for k in keys) if keys else True
 
 
 def _four_plain_fives(hands: list[Any]) -> bool:
@@ -430,15 +434,11 @@ def _is_num(v: object) -> bool:
 
 
 def _with_owari(res: RecordedWin | RecordedDraw, owari: Owari) -> RecordedWin | RecordedDraw:
-    import dataclasses
-
-    return dataclasses.replace(res, owari=owari)
+    return replace(res, owari=owari)
 
 
 def _replace_events(hand: HandLog, events: tuple[Event, ...]) -> HandLog:
-    import dataclasses
-
-    return dataclasses.replace(hand, events=events)
+    return replace(hand, events=events)
 
 
 # --------------------------------------------------------------------- one hand
@@ -842,8 +842,6 @@ def _pick(
 
 
 def _code_name(key: tuple[int, bool]) -> str:
-    from replay_audit.tiles import KIND_NAMES
-
     return KIND_NAMES[key[0]] + (" (red)" if key[1] else "")
 
 
@@ -1085,9 +1083,7 @@ def _finish(h: _Hand, st: _State, depth: int) -> None:
 
 
 def _reseq(m: Move, i: int) -> Move:
-    import dataclasses
-
-    return dataclasses.replace(m, seq=i)
+    return replace(m, seq=i)
 
 
 def _insert_connections(
