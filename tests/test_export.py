@@ -197,6 +197,7 @@ def test_mjai_three_player_kita_and_red_tiles() -> None:
 
 
 def _xml(path: Path) -> Game:
+    """Parse a gzip mjlog with the XML parser (skip when it is absent)."""
     xml = pytest.importorskip("replay_audit.parsers.tenhou_xml")
     return xml.parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
 
@@ -263,3 +264,27 @@ def test_calls_survive_the_round_trip() -> None:
     again = parse_tenhou_json(dumps_tenhou6(game).encode(), "x")
     kinds = [e.meld.kind for h in again.hands for e in h.events if isinstance(e, Call)]
     assert kinds == [MeldKind.ANKAN, MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN]
+
+
+@pytest.mark.corpus
+def test_special_and_three_player_xml_round_trip(corpus: Path) -> None:
+    """The edge-case logs (BYE, pao, chip room, 2009, Toutenkou-lobby) and the
+    three-player excerpts with kita also survive XML -> JSON -> events."""
+    files = sorted((corpus / "tenhou-xml" / "special").glob("*.xml.gz")) + sorted(
+        (corpus / "tenhou-xml" / "excerpts").glob("*.xml.gz")
+    )
+    assert len(files) == 28
+    three = 0
+    for path in files:
+        xg = _xml(path)
+        jg = parse_tenhou_json(dumps_tenhou6(xg).encode(), str(path))
+        aka = xg.meta.aka
+        assert jg.meta.players == xg.meta.players
+        three += xg.meta.players == 3
+        assert len(jg.hands) == len(xg.hands), path.name
+        for jh, xh in zip(jg.hands, xg.hands, strict=True):
+            assert [comparable(e, aka) for e in jh.events] == [
+                comparable(e, aka) for e in xh.events
+            ], (path.name, jh.label)
+        assert jg.owari == xg.owari
+    assert three == 2

@@ -65,6 +65,8 @@ def disp_for_go_type(go_type: int | None) -> str:
 
     >>> disp_for_go_type(169), disp_for_go_type(225), disp_for_go_type(185)
     ('鳳南喰赤', '鳳東喰赤速', '三鳳南喰赤')
+    >>> disp_for_go_type(553)  # chip room; the 祝 suffix is unverified against real JSON
+    '琥南喰赤祝２'
     """
     if go_type is None:
         return ""
@@ -82,6 +84,8 @@ def disp_for_go_type(go_type: int | None) -> str:
         out += "赤"
     if go_type & 0x40:
         out += "速"
+    if go_type & 0x600:
+        out += {0x200: "祝２", 0x400: "祝０", 0x600: "祝５"}[go_type & 0x600]
     return out
 
 

@@ -324,6 +324,19 @@ def _meta(doc: dict[str, Any], source: str, log_id: str | None) -> GameMeta:
     )
 
 
+def is_chip_room(disp: str | None) -> bool:
+    """A 祝儀 (chip) room by its ``rule.disp``: a 祝 mark or one of the chip room
+    names 若 銀 琥 孔 (formats.md §3.3 GO bits 0x600).
+
+    >>> is_chip_room("琥南喰赤祝５"), is_chip_room("鳳南喰赤")
+    (True, False)
+    """
+    if not disp:
+        return False
+    room = disp[1:2] if disp.startswith("三") else disp[:1]
+    return "祝" in disp or room in ("若", "銀", "琥", "孔")
+
+
 def _declared_aka(doc: dict[str, Any]) -> bool:
     """Red fives as the ``rule`` object says: any non-zero ``aka``/``aka5x`` flag
     (mjai-reviewer reads them the same way); on when the file has no flags."""
@@ -614,6 +627,9 @@ class _Hand:
     result_kind: str
     wins: list[tuple[int, int]]
     """(winner, from) pairs."""
+    kan_dora_at_once: bool = False
+    """Chip rooms show every kan's dora right after the kan (observed once, on a
+    kakan in a GO 553 log); elsewhere only the ankan's."""
     steps: int = 0
 
 
@@ -679,6 +695,7 @@ def _parse_hand(
     result_raw = raw[16]
     result_kind, wins = _result_shape(result_raw, players)
     hand = _Hand(players, aka, dealer, takes, discards, dora, result_kind, wins)
+    hand.kan_dora_at_once = is_chip_room(meta.rule_disp)
     state = _State(
         ti=[0] * 4,
         di=[0] * 4,
@@ -977,7 +994,11 @@ def _open_call(
         if st.pending_dora:  # a second kan reveals the first one's dora
             for _ in range(st.pending_dora):
                 _reveal(h, st, depth)
-        st.pending_dora = 1
+            st.pending_dora = 0
+        if h.kan_dora_at_once:
+            _reveal(h, st, depth)
+        else:
+            st.pending_dora = 1
         # the take slot is used; its discard slot holds the placeholder 0,
         # which the official JSON drops when it would be the column's last item
         if st.di[seat] < len(h.discards[seat]):
@@ -1036,6 +1057,9 @@ def _self_call(h: _Hand, st: _State, actor: int, c: _CallStr, depth: int) -> Non
     st.melds[actor][pon_i] = meld
     _flush(st)
     st.events.append(Call(seq=len(st.events), seat=actor, meld=meld))
+    if h.kan_dora_at_once:
+        _reveal(h, st, depth)
+        return
     st.due_on_draw += st.pending_dora
     st.pending_dora = 1
 
