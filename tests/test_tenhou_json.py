@@ -267,6 +267,15 @@ def test_lenient_mode_keeps_the_good_hands() -> None:
     assert isinstance(err, LogFormatError) and err.hand == "E1-0"
 
 
+def test_bad_final_scores() -> None:
+    doc = _load(FOUR)
+    doc["sc"] = [1, 2, 3]
+    with pytest.raises(InvalidValueError, match="final 'sc'"):
+        parse_tenhou_json(_bytes(doc), "x.json")
+    game = parse_tenhou_json(_bytes(doc), "x.json", strict=False)
+    assert game.owari is None and len(game.hands) == 2 and len(game.errors) == 1
+
+
 def test_call_string_shapes() -> None:
     c = parse_call_string("131313m13")
     assert (c.letter, c.pos, c.key_index) == ("m", 6, 3)

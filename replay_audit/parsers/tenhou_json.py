@@ -235,9 +235,15 @@ def parse_tenhou_json(data: bytes, source: str = "<bytes>", strict: bool = True)
         players = _players(doc, meta.players)
     except LogFormatError as exc:
         raise exc.located(source=source, log_id=log_id) from None
-    connections = _connections(doc, source, log_id)
     hands: list[HandLog] = []
     errors: list[object] = []
+    connections: dict[int, tuple[tuple[int, int, int], ...]] = {}
+    try:
+        connections = _connections(doc, source, log_id)
+    except LogFormatError as exc:
+        if strict:
+            raise
+        errors.append(exc)
     warnings: list[str] = []
     if not meta.aka and _declared_aka(doc):
         warnings.append(
@@ -255,7 +261,13 @@ def parse_tenhou_json(data: bytes, source: str = "<bytes>", strict: bool = True)
             errors.append(exc)
             continue
         hands.append(hand)
-    owari = _owari(doc.get("sc"), source, log_id)
+    owari = None
+    try:
+        owari = _owari(doc.get("sc"), source, log_id)
+    except LogFormatError as exc:
+        if strict:
+            raise
+        errors.append(exc)
     if owari is not None and hands and len(hands) == len(doc["log"]) and hands[-1].results:
         last = hands[-1]
         res = last.results[-1]
