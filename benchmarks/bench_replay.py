@@ -41,12 +41,12 @@ def parse_only(blobs: list[tuple[str, bytes]]) -> float:
     return time.perf_counter() - start
 
 
-def parse_and_replay(blobs: list[tuple[str, bytes]]) -> tuple[float, int, int]:
+def parse_and_replay(blobs: list[tuple[str, bytes]], use_wall: bool) -> tuple[float, int, int]:
     start = time.perf_counter()
     hands = findings = 0
     for name, blob in blobs:
         game = parse_tenhou_xml(gzip.decompress(blob), name)
-        rep = replay_game(game, rules_for_go_type(game.meta.go_type))
+        rep = replay_game(game, rules_for_go_type(game.meta.go_type), use_wall=use_wall)
         hands += len(rep.hands)
         findings += len(rep.findings)
     return time.perf_counter() - start, hands, findings
@@ -63,12 +63,19 @@ def main() -> None:
     blobs = [(str(p), p.read_bytes()) for p in files]
     t_bare = bare([b for _, b in blobs])
     t_parse = parse_only(blobs)
-    t_all, hands, findings = parse_and_replay(blobs)
+    t_all, hands, findings = parse_and_replay(blobs, use_wall=True)
+    t_nowall, _, _ = parse_and_replay(blobs, use_wall=False)
     print(f"{len(blobs)} files, {hands} hands, {findings} findings")
-    print(f"bare lxml parse+iterate : {t_bare:7.2f} s")
-    print(f"parse only              : {t_parse:7.2f} s  ({t_parse / t_bare:.2f}x bare)")
-    print(f"parse + replay          : {t_all:7.2f} s  ({t_all / t_bare:.2f}x bare)")
-    print(f"replay alone (approx.)  : {t_all - t_parse:7.2f} s")
+    print(f"bare lxml parse+iterate   : {t_bare:7.2f} s")
+    print(f"parse only                : {t_parse:7.2f} s  ({t_parse / t_bare:.2f}x bare)")
+    print(f"parse + replay            : {t_all:7.2f} s  ({t_all / t_bare:.2f}x bare)")
+    print(f"parse + replay, no wall   : {t_nowall:7.2f} s  ({t_nowall / t_bare:.2f}x bare)")
+    print(
+        f"replay alone (approx.)    : {t_all - t_parse:7.2f} s  ({(t_all - t_parse) / t_bare:.2f}x bare)"
+    )
+    print(
+        f"replay alone, no wall     : {t_nowall - t_parse:7.2f} s  ({(t_nowall - t_parse) / t_bare:.2f}x bare)"
+    )
 
 
 if __name__ == "__main__":

@@ -281,15 +281,20 @@ def _init_shuffle(hand: HandLog) -> str | None:
 # --------------------------------------------------------------------------- replay
 
 
-def replay_game(game: Game, rules: RuleSet) -> GameReplay:
+def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameReplay:
     """Replay every hand of ``game`` under ``rules``; never raises on bad moves.
+
+    With ``use_wall`` (the default) the wall is rebuilt from the SHUFFLE seed:
+    every draw and dora indicator is checked against it and ura indicators come
+    from it.  Rebuilding costs about a third of the replay time; batch runs that
+    only need the log's own ura can turn it off.
 
     >>> from replay_audit.events import GameMeta
     >>> g = Game(GameMeta("x.xml", None, "tenhou-xml", 4), (), ())
     >>> replay_game(g, RuleSet()).hands
     ()
     """
-    walls = _WallSource(game)
+    walls = _WallSource(game) if use_wall else None
     hands = tuple(replay_hand(game, hand, rules, walls) for hand in game.hands)
     findings = tuple(f for h in hands for f in h.findings)
     return GameReplay(game, hands, findings)
@@ -567,7 +572,12 @@ class _Table:
             self._find("draw_empty_wall", "draw from an empty live wall", ev.seq, s)
         self.live -= 1
         self.rinshan_due = -1
-        self._see(ev.tile, ev.seq)
+        tile = ev.tile
+        if not self.json:
+            seen = self.seen
+            if seen >> tile & 1:
+                self._find("tile_duplicate", f"tile {tile} appears twice", ev.seq, None)
+            self.seen = seen | 1 << tile
         wall = self.wall
         if wall is not None and self.wall_ok:
             if rinshan:
@@ -590,8 +600,8 @@ class _Table:
             self.rinshan_drawn += 1
         else:
             self.live_drawn += 1
-        self.concealed[s].append(ev.tile)
-        self.last_draw[s] = ev.tile
+        self.concealed[s].append(tile)
+        self.last_draw[s] = tile
         self.drawn_rinshan = rinshan
         self.to_draw = -1
         self.to_act = s
@@ -612,17 +622,21 @@ class _Table:
                 computed=self.last_draw[s],
                 recorded=tile,
             )
-        if not self._take(s, tile):
-            self._find("discard_not_held", f"tile {tile} is not in the hand", ev.seq, s)
+        try:
+            self.concealed[s].remove(tile)
+        except ValueError:
+            if not self._take(s, tile):
+                self._find("discard_not_held", f"tile {tile} is not in the hand", ev.seq, s)
         k = tile >> 2
         if self.riichi_declared == s:
-            if not _waits(counts34(self.concealed[s])):
+            if not _has_wait(counts34(self.concealed[s])):
                 self._find("riichi_not_tenpai", "the riichi discard leaves no wait", ev.seq, s)
             self.riichi_pos[s] = len(self.offer_kinds)
             self.riichi_double[s] = self.uninterrupted and not self.discarded[s]
         if self.riichi[s]:
             self.ippatsu[s] = False
-        self._reveal_pending()
+        if self.dora_pending:
+            self._reveal_pending()
         if len(self.indicators) != self.dora_due:
             if len(self.indicators) < self.dora_due:
                 self._find(
@@ -1032,9 +1046,7 @@ class _Table:
                     None,
                     computed=self.live,
                 )
-            tenpai = tuple(
-                s < n and bool(_waits(counts34(self.concealed[s]))) for s in range(seats)
-            )
+            tenpai = tuple(s < n and _has_wait(counts34(self.concealed[s])) for s in range(seats))
             nagashi = tuple(s < n and self.nagashi[s] for s in range(seats))
             if r.shown is not None:
                 shown = sorted(r.shown_seats)
@@ -1089,14 +1101,11 @@ class _Table:
 # --------------------------------------------------------------------------- helpers
 
 
-def _waits(counts: list[int]) -> set[int]:
-    """``agari.waits`` restricted to kinds that can possibly complete the hand.
-
-    Same answer, fewer trials (the hot part of the replay): a winning tile is a
-    held kind or within two of one in its suit, except for kokushi, whose
-    candidates are the terminals and honors.  Kinds held four times are skipped,
-    as Tenhou does (``agari.waits``).
-    """
+def _candidates(counts: list[int]) -> int:
+    """Bit mask of the kinds that can possibly complete a 3n+1 hand: a held kind
+    or one within two of a held kind in its suit; all terminals and honors when
+    the hand could be kokushi.  Kinds held four times are left out, as Tenhou
+    does (``agari.waits``)."""
     cand = 0
     th = 0
     for k in range(34):
@@ -1108,19 +1117,47 @@ def _waits(counts: list[int]) -> set[int]:
         if k >= 27:
             cand |= 1 << k
         else:
-            lo = k - k % 9
-            for j in range(max(lo, k - 2), min(lo + 8, k + 2) + 1):
-                cand |= 1 << j
+            cand |= _NEAR[k]
     if th >= 12:
         cand |= _TH_MASK
+    for k in range(34):
+        if counts[k] >= 4:
+            cand &= ~(1 << k)
+    return cand
+
+
+def _waits(counts: list[int]) -> set[int]:
+    """``agari.waits`` with the candidate pruning of ``_candidates``: the same
+    answer with fewer trials (this is the hot part of the replay)."""
+    cand = _candidates(counts)
     out: set[int] = set()
     for k in range(34):
-        if cand >> k & 1 and counts[k] < 4:
+        if cand >> k & 1:
             counts[k] += 1
             if is_complete(counts):
                 out.add(k)
             counts[k] -= 1
     return out
+
+
+def _has_wait(counts: list[int]) -> bool:
+    """Tenpai (Tenhou's way): ``_waits`` stopping at the first wait."""
+    cand = _candidates(counts)
+    for k in range(34):
+        if cand >> k & 1:
+            counts[k] += 1
+            done = is_complete(counts)
+            counts[k] -= 1
+            if done:
+                return True
+    return False
+
+
+_NEAR = tuple(
+    sum(1 << j for j in range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1))
+    for k in range(27)
+)
+"""Per suited kind, the mask of the kinds within two of it in its suit."""
 
 
 def _same_tile(a: int, b: int | None) -> bool:
