@@ -284,12 +284,11 @@ def rules_for_disp(disp: str | None, aka: bool = True) -> RuleSet:
     if "東天紅" in text:
         base = TOUTENKOU
     elif any(s in text for s in ("雀魂", "玉の間", "王座", "金の間", "銀の間", "銅の間")) or (
-        "mahjong soul" in lowered
-        or "majsoul" in lowered
-        or "jade" in lowered
-        or "throne" in lowered
+        "mahjong soul" in lowered or "majsoul" in lowered or " room" in lowered
     ):
-        base = MAJSOUL_3P if ("三" in text or "3" in lowered) else MAJSOUL_4P
+        # Mahjong Soul room names as tensoul writes them ("Gold Room South").
+        three = "三" in text or "3" in lowered or "three" in lowered or "sanma" in lowered
+        base = MAJSOUL_3P if three else MAJSOUL_4P
     elif text.startswith("三") or "3-player" in lowered:
         base = TENHOU_3P
     else:
