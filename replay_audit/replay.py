@@ -180,25 +180,61 @@ class _HandWall:
     """Replacement draws in order."""
 
 
-def _hand_wall(wall: Any) -> _HandWall:
-    n_rep = wall.replacement_count
-    return _HandWall(
-        dora=tuple(wall.dora_indicator(k) for k in range(5)),
-        ura=tuple(wall.ura_indicator(k) for k in range(5)),
-        live=tuple(wall.tiles[wall.deal_size : wall.deal_size + wall.live_count(0)]),
-        rinshan=tuple(wall.rinshan_tile(i) for i in range(n_rep)),
-    )
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where things sit in a wall's draw order, for one (size, flipped, dealer).
+
+    Found by asking ``replay_audit.wall`` about a wall whose tiles are their own
+    positions, so the layout stays that module's knowledge; cached, because
+    calling its methods for every hand costs more than the replay itself."""
+
+    dora: tuple[int, ...]
+    ura: tuple[int, ...]
+    live: slice
+    rinshan: tuple[int, ...]
+    deal: tuple[frozenset[int], ...]
 
 
-def _deal_matches(wall: Any, hand: HandLog) -> bool:
+_LAYOUTS: dict[tuple[int, bool, int], _Layout | None] = {}
+
+
+def _layout(wall: Any, dealer: int) -> _Layout | None:
+    key = (len(wall.tiles), bool(getattr(wall, "flipped", False)), dealer)
+    if key in _LAYOUTS:
+        return _LAYOUTS[key]
     try:
-        deal = wall.haipai(hand.dealer)
-        first = wall.dora_indicator(0)
-    except (ValueError, IndexError):
-        return False
-    if first != hand.dora_indicator:
-        return False
-    return all(sorted(a) == sorted(b) for a, b in zip(deal, hand.haipai, strict=False))
+        probe = type(wall)(tuple(range(key[0])), wall.dice, key[1])
+        deal_size = probe.deal_size
+        lay: _Layout | None = _Layout(
+            dora=tuple(probe.dora_indicator(k) for k in range(5)),
+            ura=tuple(probe.ura_indicator(k) for k in range(5)),
+            live=slice(deal_size, deal_size + probe.live_count(0)),
+            rinshan=tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count)),
+            deal=tuple(frozenset(h) for h in probe.haipai(dealer)),
+        )
+    except (ValueError, IndexError, TypeError, AttributeError):
+        lay = None
+    _LAYOUTS[key] = lay
+    return lay
+
+
+def _hand_wall(wall: Any, hand: HandLog) -> _HandWall | None:
+    """The wall's indicators and draws if its deal matches the hand's INIT."""
+    lay = _layout(wall, hand.dealer)
+    if lay is None:
+        return None
+    tiles = wall.tiles
+    if tiles[lay.dora[0]] != hand.dora_indicator:
+        return None
+    for pos, dealt in zip(lay.deal, hand.haipai, strict=False):
+        if {tiles[i] for i in pos} != set(dealt):
+            return None
+    return _HandWall(
+        dora=tuple(tiles[i] for i in lay.dora),
+        ura=tuple(tiles[i] for i in lay.ura),
+        live=tuple(tiles[lay.live]),
+        rinshan=tuple(tiles[i] for i in lay.rinshan),
+    )
 
 
 class _WallSource:
@@ -247,20 +283,20 @@ class _WallSource:
                 wall = self.mod.wall_from_init_shuffle(shuffle, self.players)
             except (ValueError, AttributeError):
                 return None
-            return _hand_wall(wall) if _deal_matches(wall, hand) else None
+            return _hand_wall(wall, hand)
         if self.it is None:
             return None
         i = hand.index
         while len(self.cache) <= i and self._more():
             pass
-        if i < len(self.cache) and _deal_matches(self.cache[i], hand):
-            return _hand_wall(self.cache[i])
+        if i < len(self.cache) and (found := _hand_wall(self.cache[i], hand)) is not None:
+            return found
         j = 0
         while j < self.SEARCH_LIMIT:
             if j >= len(self.cache) and not self._more():
                 break
-            if j != i and _deal_matches(self.cache[j], hand):
-                return _hand_wall(self.cache[j])
+            if j != i and (found := _hand_wall(self.cache[j], hand)) is not None:
+                return found
             j += 1
         return None
 

@@ -389,6 +389,7 @@ def test_riichi_bookkeeping_double_riichi_and_ippatsu_tsumo() -> None:
     assert codes(rep) == []
     hand = rep.hands[0]
     assert hand.riichi_accepted == (1,) and hand.sticks == 1
+    assert hand.ura_source == "log"  # no seed, so no wall: the log is the only source
     assert hand.scores[1] == 24000
     ctx = hand.results[0].win
     assert ctx is not None and ctx.tsumo and ctx.win_tile == t

@@ -6,13 +6,14 @@ pass over ~2,800 files (about 15 s)."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from replay_audit.events import RecordedDraw, RecordedWin
+from replay_audit.events import Draw, RecordedDraw, RecordedWin
 from replay_audit.replay import replay_game
 from replay_audit.rules import rules_for_go_type
 
@@ -53,3 +54,26 @@ def test_every_corpus_xml_replays_cleanly(corpus: Path) -> None:
     assert counts["win_ctx"] == counts["agari"] > 24_000
     assert counts["draw_ctx"] == counts["exhaustive"] > 3_000
     assert counts["abort_ok"] == counts["abort"] > 0
+
+
+@pytest.mark.corpus
+def test_a_changed_draw_disagrees_with_the_seeded_wall(corpus: Path) -> None:
+    """The wall rebuilt from SHUFFLE checks every draw: swap the tiles of two
+    draws by the same seat and the replay reports the wall (and nothing passes
+    silently)."""
+    path = sorted((corpus / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
+    game = tenhou_xml.parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    rules = rules_for_go_type(game.meta.go_type)
+    assert replay_game(game, rules).findings == ()
+    hand = game.hands[0]
+    draws = [i for i, e in enumerate(hand.events) if type(e) is Draw and e.seat == hand.dealer]
+    i, j = draws[0], draws[1]
+    events = list(hand.events)
+    a, b = events[i], events[j]
+    events[i] = dataclasses.replace(a, tile=b.tile)  # type: ignore[arg-type]
+    events[j] = dataclasses.replace(b, tile=a.tile)  # type: ignore[arg-type]
+    bad = dataclasses.replace(hand, events=tuple(events))
+    game = dataclasses.replace(game, hands=(bad, *game.hands[1:]))
+    fields = [f.field for f in replay_game(game, rules).findings]
+    assert "wall" in fields
+    assert "wall" not in [f.field for f in replay_game(game, rules, use_wall=False).findings]
