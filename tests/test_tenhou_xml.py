@@ -558,3 +558,32 @@ def test_every_corpus_xml_matches_the_manifest(corpus: Path) -> None:
     assert mismatches == []
     assert (wins, draws) == (24006, 4327)
     assert checked_melds == wins
+
+
+FIXTURE = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures"
+    / "4p_east_tsumo_ron_draw.2024040112gm-00e1-0000-f1c70001.xml"
+)
+
+
+def test_hand_made_tonpuu_fixture() -> None:
+    game = parse_tenhou_xml(FIXTURE.read_bytes(), str(FIXTURE))
+    assert game.meta.log_id == "2024040112gm-00e1-0000-f1c70001"
+    assert not game.meta.hanchan and game.meta.go_type == 225
+    assert [h.label for h in game.hands] == ["E1-0", "E2-0", "E3-0", "E4-1"]
+    kinds = [
+        ("tsumo" if r.tsumo else "ron") if isinstance(r, RecordedWin) else r.kind
+        for h in game.hands
+        for r in h.results
+    ]
+    assert kinds == ["ron", "tsumo", "exhaustive", "ron"]
+    # the score chain holds: every hand starts where the previous result left off
+    for before, after in zip(game.hands, game.hands[1:], strict=False):
+        (result,) = before.results
+        assert (
+            tuple(s + d for s, d in zip(result.scores_before, result.deltas, strict=True))
+            == after.scores
+        )
+    assert game.owari is not None and sum(game.owari.points) == pytest.approx(0)
+    assert game.warnings == () and game.errors == ()

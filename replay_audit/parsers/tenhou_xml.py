@@ -131,6 +131,8 @@ def log_id_from_name(name: str) -> str | None:
 
     >>> log_id_from_name("logs/2019021004gm-00a9-0000-e2f6516d&tw=2.mjlog")
     '2019021004gm-00a9-0000-e2f6516d'
+    >>> log_id_from_name("double_ron.2024040112gm-00a9-0000-0123abcd.xml")
+    '2024040112gm-00a9-0000-0123abcd'
     >>> log_id_from_name("bye.xml.gz") is None
     True
     """
@@ -145,7 +147,11 @@ def log_id_from_name(name: str) -> str | None:
         stripped = _TW.sub("", base)
         if stripped != base:
             base, changed = stripped, True
-    return base if _LOG_ID.fullmatch(base) else None
+    if _LOG_ID.fullmatch(base):
+        return base
+    # a descriptive name may carry the id after a dot: "double_ron.2024...-0123abcd.xml"
+    head, _, tail = base.rpartition(".")
+    return tail if head and _LOG_ID.fullmatch(tail) else None
 
 
 def parse_tenhou_xml(data: bytes, source: str = "<bytes>", strict: bool = True) -> Game:
