@@ -28,7 +28,13 @@ from replay_audit.events import (
     RiichiAccept,
 )
 from replay_audit.findings import Finding
-from replay_audit.rules import RuleSet, load_rules, rules_for_disp, rules_for_go_type
+from replay_audit.rules import (
+    RuleSet,
+    load_rules,
+    rules_for_csrule,
+    rules_for_disp,
+    rules_for_go_type,
+)
 
 SCHEMA_VERSION = 1
 
@@ -75,12 +81,26 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
         detected = rules_for_go_type(game.meta.go_type)
     else:
         detected = rules_for_disp(game.meta.rule_disp, aka=game.meta.aka)
-    date = game.meta.date
+    csrule = dict(game.meta.extra).get("csrule")
+    if csrule:
+        detected = rules_for_csrule(detected, csrule)
+    date = game_date(game)
     if date is not None and date < "2010" and detected.dealer_stops_on_tenpai:
         # A 2009 log has a tenpai dealer on top playing on in all-last; Tenhou's
         # automatic stop on tenpai came later.
         detected = dataclasses.replace(detected, dealer_stops_on_tenpai=False)
     return detected
+
+
+def game_date(game: Game) -> str | None:
+    """The log's date (``YYYYMMDDHH``), from its id or, when the id has none,
+    from the wall-seed format: per-hand INIT ``shuffle`` seeds were used only
+    until mid-July 2009."""
+    if game.meta.date is not None:
+        return game.meta.date
+    if game.hands and any(k == "shuffle" for k, _ in game.hands[0].extra):
+        return "2009071800"
+    return None
 
 
 # ---------------------------------------------------------------------- one game
@@ -503,7 +523,7 @@ class _GameAuditor:
                 last,
             )
         players = self.meta.players
-        rules = uma_for_date(self.rules, self.meta.date, self.meta.hanchan)
+        rules = uma_for_date(self.rules, game_date(self.game), self.meta.hanchan)
         era = detect_era(owari, rules) if rules.rounding == "auto" else rules.rounding
         raw, pts = final_points(end_scores[:players], sticks_left, rules, era=era)
         for s in range(players):

@@ -420,7 +420,7 @@ class _Table:
         self.aka = game.meta.aka
         # Chip (祝儀) rooms reveal every kan dora at once (observed in the corpus chip
         # log); a RuleSet field would be better, until then the chip flag says it.
-        self.kan_dora_now = bool(getattr(rules, "kan_dora_immediate", rules.chips))
+        self.kan_dora_now = rules.kan_dora_immediate
         seats = max(4, len(hand.haipai))
         self.concealed: list[list[int]] = [list(t) for t in hand.haipai]
         while len(self.concealed) < seats:

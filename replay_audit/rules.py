@@ -91,6 +91,9 @@ class RuleSet:
     dealer_stops_on_tenpai: bool = True
     """All-last: a tenpai dealer on top also ends the game (Tenhou 2018+; a 2009 log
     played on, so older logs may need ``False``)."""
+    kan_dora_immediate: bool = False
+    """Kan dora revealed at once for every kan (Tenhou chip rooms); otherwise
+    daiminkan/kakan dora come after the replacement draw."""
     max_hands: int = 0
     """Games of a fixed number of hands (0 = no such limit; Tenhou's GO 2113
     'ratio' tables play one hand)."""
@@ -268,7 +271,7 @@ def rules_for_go_type(go_type: int | None) -> RuleSet:
     if go_type & 0x600:
         # Chip rooms: kiriage mangan (two hands seen), uma 30-10 (both chip games
         # in the corpus fit it); the 0x400 rooms paid 1500 per honba on ron.
-        changes.update(chips=True, kiriage=True, name=f"{base.name}-chip")
+        changes.update(chips=True, kiriage=True, kan_dora_immediate=True, name=f"{base.name}-chip")
         if base.players == 4:
             changes.update(uma=(30, 10, -10, -30))
         if go_type & 0x400:
@@ -298,3 +301,35 @@ def rules_for_disp(disp: str | None, aka: bool = True) -> RuleSet:
     if (aka_n, kuitan) == (base.aka, base.kuitan):
         return base
     return dataclasses.replace(base, aka=aka_n, kuitan=kuitan)
+
+
+def rules_for_csrule(base: RuleSet, csrule: str) -> RuleSet:
+    """Apply a private lobby's ``csrule`` (GO attribute since 2023) to ``base``.
+
+    Only the fields seen in a real log are read: 4 = starting points,
+    5 = return points, 21-23 = uma of 2nd, 3rd and 4th place (1st takes minus
+    their sum).  Private lobbies share uma between tied players.  Oka is what
+    the difference between return and start points leaves for the top.
+    """
+    fields = csrule.split(",")
+
+    def num(i: int) -> int | None:
+        try:
+            return int(fields[i])
+        except (IndexError, ValueError):
+            return None
+
+    changes: dict[str, Any] = {"name": f"{base.name}-csrule", "ties": "split"}
+    start, ret = num(4), num(5)
+    if start is not None and ret is not None:
+        changes.update(
+            start_points=start,
+            return_points=ret,
+            oka=(ret - start) * base.players // 1000,
+        )
+    rest = [num(i) for i in range(21, 21 + base.players - 1)]
+    if all(v is not None for v in rest):
+        others = [v for v in rest if v is not None]
+        changes["uma"] = (-sum(others), *others)
+        changes["old_tonpuu_uma"] = ()
+    return dataclasses.replace(base, **changes)

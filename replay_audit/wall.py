@@ -354,7 +354,13 @@ def _mt_from_key(key: Sequence[int]) -> random.Random:
     is set directly, so the generation itself runs in C.
     """
     mt = random.Random()
-    mt.setstate((3, (*init_by_array(key), _MT_N), None))
+    if key and key[-1] != 0:
+        # CPython's integer seeding is init_by_array over the integer's 32-bit
+        # words, low word first; it matches the reference exactly when the top
+        # word is non-zero, and runs in C (about 100x faster than the loop).
+        mt.seed(int.from_bytes(struct.pack(f"<{len(key)}I", *key), "little"))
+    else:
+        mt.setstate((3, (*init_by_array(key), _MT_N), None))
     return mt
 
 
