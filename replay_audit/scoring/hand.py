@@ -29,6 +29,7 @@ from replay_audit.scoring.context import WinContext, WinValue
 from replay_audit.scoring.decompose import RUN, Group, meld_group, shapes
 from replay_audit.scoring.fu import fu_items, total_fu
 from replay_audit.scoring.points import base_points, pay
+from replay_audit.scoring.toutenkou import toutenkou_dora_of, toutenkou_points
 from replay_audit.scoring.yaku import AKA, DORA, URA, find_yaku, hand_traits, yakuman_count
 from replay_audit.tiles import NUM_KINDS, RED_FIVES, dora_of, parse_tiles
 
@@ -79,7 +80,10 @@ def count_dora(
 
 def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     """Score a win; ``WinValue.error`` is ``"not_complete"`` or ``"no_yaku"`` when the
-    hand cannot win (then every number is 0)."""
+    hand cannot win (then every number is 0).  Rules with ``scoring="toutenkou"``
+    count points instead of han and fu (``score_toutenkou``)."""
+    if rules.scoring == "toutenkou":
+        return score_toutenkou(ctx, rules)
     counts = [0] * NUM_KINDS
     mask = 0
     for t in ctx.tiles:
@@ -164,6 +168,176 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
         tsumo_dealer_payment=payment.tsumo_dealer,
         tsumo_other_payment=payment.tsumo_other,
         fu_items=items,
+    )
+
+
+# ----------------------------------------------------------------- Toutenkou
+
+TOUTENKOU_UNIT = 100
+"""One Toutenkou point in the log's score units.  No Toutenkou log exists, so
+this project reads them the way Tenhou writes its 10-point 'ratio' tables:
+INIT ``ten``, ``sc`` and ``owari`` hold points where other games hold hundreds,
+and AGARI ``ten[1]`` (never scaled) holds points x 100."""
+
+GARI_KINDS = frozenset((0, 4, 8, 30))
+"""1m, 5m, 9m and North: the tiles a Toutenkou player may set aside."""
+
+T_OYA, T_MENZEN, T_RON, T_HONBA, T_MINKAN, T_ANKAN = 55, 56, 57, 58, 59, 60
+T_RED_GARI, T_GARI, T_SET, T_KARASU, T_ALL_GARI, T_BANBAN = 61, 62, 63, 64, 65, 66
+"""Bonus ids 55-66 in the order the Tenhou client lists them (親 門前 榮和 本場
+明槓 暗槓 五 ガリ セット カラス 全ガリ バンバン); ``五`` is read as the extra
+point of a set-aside red 5m.  A win's ``yaku`` lists them with their points."""
+
+
+def _toutenkou_dora(ctx: WinContext, counts: list[int]) -> tuple[int, int, int]:
+    """``(dora, ura, aka)`` points: every tile, set-aside gari included, counts for
+    the indicators (with the manzu quirk, ``toutenkou_dora_of``); red fives count
+    in the hand and in calls, while a set-aside red 5m is the ``五`` bonus instead."""
+    all_counts = list(counts)
+    aka = len(RED_FIVES.intersection(ctx.tiles))
+    for m in ctx.melds:
+        for t in m.tiles:
+            all_counts[t >> 2] += 1
+            if m.kind != MeldKind.KITA and t in RED_FIVES:
+                aka += 1
+
+    def hits(indicators: tuple[int, ...]) -> int:
+        total = 0
+        for t in indicators:
+            k = toutenkou_dora_of(t >> 2)
+            if k is not None:
+                total += all_counts[k]
+        return total
+
+    ura = hits(ctx.ura_indicators) if ctx.riichi or ctx.double_riichi else 0
+    return hits(ctx.dora_indicators), ura, aka
+
+
+def score_toutenkou(ctx: WinContext, rules: RuleSet) -> WinValue:
+    """Score a Toutenkou win in points (seed 002, ``scoring-rules.md`` §15).
+
+    The regular part is the han of the best reading's regular yaku plus its dora,
+    ura and red fives (one point each), or 20 per yakuman; bonuses come from
+    ``toutenkou_points``.  A hand with no regular yaku cannot win, whatever its
+    bonuses.  ``han`` is the points one payer owes, ``fu`` and ``limit`` are 0 (no
+    limits), ``yaku`` lists regular yaku, dora and the bonus ids 55-66 with their
+    points, and ``points`` is the total won in log units (x ``TOUTENKOU_UNIT``;
+    a tsumo collects from both opponents).
+
+    >>> from replay_audit.rules import TOUTENKOU
+    >>> ctx = context_from_notation("123p456p789s11s44z", "4z", melds=["kita:4z"],
+    ...                             seat=1, dealer=0, players=3, gari_seen=True)
+    >>> v = score_toutenkou(ctx, TOUTENKOU)
+    >>> v.error, v.han, v.points
+    ('no_yaku', 0, 0)
+    """
+    counts = [0] * NUM_KINDS
+    mask = 0
+    for t in ctx.tiles:
+        k = t >> 2
+        counts[k] += 1
+        mask |= 1 << k
+    win_kind = ctx.win_tile >> 2
+    groups: list[Group] = []
+    closed = True
+    for m in ctx.melds:
+        g = meld_group(m)
+        if g is not None:
+            groups.append(g)
+            closed = closed and not g.called
+            mask |= (7 << g.kind) if g.form == RUN else (1 << g.kind)
+    meld_groups = tuple(groups)
+    if len(ctx.tiles) + 3 * len(meld_groups) != 14 or counts[win_kind] == 0:
+        return _error(NOT_COMPLETE)
+    counts_t = tuple(counts)
+    readings = shapes(counts_t, win_kind, meld_groups, ctx.tsumo)
+    if not readings:
+        return _error(NOT_COMPLETE)
+    traits = hand_traits(mask, counts_t, win_kind, not ctx.melds)
+    best: tuple[int, int, list[tuple[int, int]], list[int]] | None = None
+    for shape in readings:
+        yaku, ym = find_yaku(shape, ctx, rules, traits, closed)
+        if not yaku and not ym:
+            continue
+        key = (len(ym), sum(h for _, h in yaku))
+        if best is None or key > best[:2]:
+            best = (key[0], key[1], yaku, ym)
+    if best is None:
+        return _error(NO_YAKU)
+    _, regular, yaku, ym = best
+    items: list[tuple[int, int]] = []
+    if ym:
+        ids = tuple(ym)
+        count = yakuman_count(ids, rules)
+        regular = 0
+    else:
+        ids, count = (), 0
+        dora, ura, aka = _toutenkou_dora(ctx, counts)
+        items.extend(yaku)
+        if dora:
+            items.append((DORA, dora))
+        if aka:
+            items.append((AKA, aka))
+        if ctx.riichi or ctx.double_riichi:
+            items.append((URA, ura))
+        regular += dora + ura + aka
+    gari_tiles = [m.tiles[0] for m in ctx.melds if m.kind == MeldKind.KITA]
+    red_gari = sum(1 for t in gari_tiles if t in RED_FIVES)
+    held = list(counts)
+    for m in ctx.melds:
+        for t in m.tiles:
+            held[t >> 2] += 1
+    sets = sum(1 for k in GARI_KINDS if held[k] == 4)
+    minkan = sum(1 for m in ctx.melds if m.kind in (MeldKind.DAIMINKAN, MeldKind.KAKAN))
+    ankan = sum(1 for m in ctx.melds if m.kind == MeldKind.ANKAN)
+    ron = not ctx.tsumo
+    karasu = not ctx.gari_seen
+    all_gari = sets == len(GARI_KINDS)
+    dealer = ctx.seat == ctx.dealer
+    per_payer = toutenkou_points(
+        regular,
+        count,
+        dealer=dealer,
+        menzen=closed,
+        honba=ctx.honba,
+        gari=len(gari_tiles),
+        red_gari=red_gari,
+        minkan=minkan,
+        ankan=ankan,
+        sets=sets,
+        ron=ron,
+        karasu=karasu,
+        all_gari=all_gari,
+    )
+    bonuses = (
+        (T_OYA, int(dealer)),
+        (T_MENZEN, int(closed)),
+        (T_RON, 8 * int(ron)),
+        (T_HONBA, ctx.honba),
+        (T_MINKAN, 2 * minkan),
+        (T_ANKAN, 4 * ankan),
+        (T_RED_GARI, red_gari),
+        (T_GARI, len(gari_tiles)),
+        (T_SET, 4 * sets),
+        (T_KARASU, (20 if closed else 10) * int(karasu)),
+        (T_ALL_GARI, 20 * int(all_gari)),
+        (T_BANBAN, 2),
+    )
+    items.extend((i, p) for i, p in bonuses if p)
+    payers = 1 if ron else ctx.players - 1
+    unit = per_payer * TOUTENKOU_UNIT
+    return WinValue(
+        han=per_payer,
+        fu=0,
+        points=unit * payers,
+        limit=0,
+        yaku=tuple(items),
+        yakuman=ids,
+        yakuman_count=count,
+        base=unit,
+        ron_payment=unit if ron else 0,
+        tsumo_dealer_payment=0 if ron else unit,
+        tsumo_other_payment=0 if ron else unit,
     )
 
 

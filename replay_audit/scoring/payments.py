@@ -156,6 +156,16 @@ def win_deltas(
     """
     if not 0 <= winner < players or not 0 <= from_seat < players:
         raise ValueError(f"winner {winner} / from_seat {from_seat} outside {players} players")
+    if rules.scoring == "toutenkou":
+        return _toutenkou_win_deltas(
+            value,
+            winner=winner,
+            from_seat=from_seat,
+            players=players,
+            sticks=sticks,
+            first_winner=first_winner,
+            rules=rules,
+        )
     dealer_win = winner == dealer
     ron_value, dealer_share, other_share = _value_payments(value, dealer_win)
     pao = pao_seat if pao_seat is not None and pao_seat != winner else None
@@ -199,6 +209,45 @@ def win_deltas(
     return tuple(deltas)
 
 
+TOUTENKOU_UNIT = 100
+"""One Toutenkou point in log score units (see ``scoring.hand.TOUTENKOU_UNIT``)."""
+
+
+def _toutenkou_win_deltas(
+    value: WinValue,
+    *,
+    winner: int,
+    from_seat: int,
+    players: int,
+    sticks: int,
+    first_winner: bool,
+    rules: RuleSet,
+) -> tuple[int, ...]:
+    """Toutenkou settles in points: each payer owes the hand's points (honba are
+    already inside them) and the first winner takes the sticks at the Toutenkou
+    riichi value; ``scoring.toutenkou`` does it in points, scaled here to log units.
+
+    >>> from replay_audit.rules import PRESETS
+    >>> v = WinValue(han=12, fu=0, points=1200, limit=0, base=1200, ron_payment=1200)
+    >>> win_deltas(v, winner=0, from_seat=2, dealer=0, players=3, honba=0, sticks=0,
+    ...            first_winner=True, pao_seat=None, rules=PRESETS["toutenkou"])
+    (1200, 0, -1200, 0)
+    """
+    from replay_audit.scoring.toutenkou import toutenkou_win_deltas
+
+    per_payer = value.base // TOUTENKOU_UNIT
+    deltas = toutenkou_win_deltas(
+        per_payer,
+        winner=winner,
+        from_seat=from_seat,
+        players=players,
+        sticks=sticks,
+        first_winner=first_winner,
+        rules=rules,
+    )
+    return tuple(d * TOUTENKOU_UNIT for d in deltas)
+
+
 def exhaustive_draw_deltas(
     tenpai: Sequence[bool], players: int, rules: RuleSet, *, pool: int | None = None
 ) -> tuple[int, ...]:
@@ -212,7 +261,16 @@ def exhaustive_draw_deltas(
     (3000, -1000, -1000, -1000)
     >>> exhaustive_draw_deltas([True, True, False], 3, PRESETS["tenhou-3p"])
     (1000, 1000, -2000, 0)
+
+    Toutenkou (``rules.scoring``) pays its noten penalty in points instead:
+
+    >>> exhaustive_draw_deltas([False, True, False], 3, PRESETS["toutenkou"])
+    (-1000, 2000, -1000, 0)
     """
+    if pool is None and rules.scoring == "toutenkou":
+        from replay_audit.scoring.toutenkou import toutenkou_draw_deltas
+
+        return tuple(d * TOUTENKOU_UNIT for d in toutenkou_draw_deltas(tenpai, rules))
     total = rules.noten_pool if pool is None else pool
     flags = [bool(t) for t in tenpai[:players]] + [False] * (players - len(tenpai[:players]))
     k = sum(flags)
