@@ -160,17 +160,23 @@ class _GameAuditor:
             hr = hand_findings.get(id(hand))
             if hr is None:
                 continue
-            self.findings.extend(hr.findings)
+            start = hand.scores
             if prev_hand is not None and computed_start is not None:
                 self._check_transition(prev_hand, prev_outcome, hand, computed_start)
-            end_scores, sticks_left, prev_outcome = self._audit_hand(hand, hr)
+                if not _scores_agree(hand.scores, computed_start, self.meta.players):
+                    start = _chain_start(
+                        hand, computed_start, self.meta.players, self.rules.riichi_cost
+                    )
+            end_scores, sticks_left, prev_outcome = self._audit_hand(hand, hr, start)
             computed_start = end_scores
             prev_hand = hand
         if prev_hand is not None and end_scores is not None:
             self._check_game_end(prev_hand, prev_outcome, end_scores, sticks_left)
 
     # -- one hand
-    def _audit_hand(self, hand: HandLog, hr: Any) -> tuple[tuple[int, ...], int, Any]:
+    def _audit_hand(
+        self, hand: HandLog, hr: Any, start: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], int, Any]:
         from replay_audit.scoring.hand import score_win
         from replay_audit.scoring.payments import (
             exhaustive_draw_deltas,
@@ -179,7 +185,7 @@ class _GameAuditor:
 
         rules = self.rules
         players = self.meta.players
-        scores = list(hand.scores)
+        scores = list(start)
         sticks = hand.sticks
         deposits: list[int] = []
         results_by_id = {id(r.result): r for r in hr.results}
@@ -547,6 +553,32 @@ class _GameAuditor:
                     recorded=owari.points[s],
                     computed=pts[s],
                 )
+
+
+def _scores_agree(a: Sequence[int], b: Sequence[int], players: int) -> bool:
+    return tuple(a[:players]) == tuple(b[:players])
+
+
+def _chain_start(
+    hand: HandLog, computed: tuple[int, ...], players: int, riichi_cost: int
+) -> tuple[int, ...]:
+    """Where the score chain goes on after a start-score mismatch (already reported).
+
+    If the hand's own records agree with its INIT scores (the first result's
+    "before" scores equal INIT less this hand's riichi sticks), the INIT is
+    trusted and our chain resyncs to it, so one wrong computation upstream is
+    reported once, not in every later hand.  If they disagree, the INIT itself
+    is the odd one out and the computed chain goes on.
+    """
+    scores = list(hand.scores)
+    for ev in hand.events:
+        if type(ev) is RiichiAccept:
+            scores[ev.seat] -= riichi_cost
+        elif isinstance(ev, RecordedWin | RecordedDraw):
+            if ev.scores_before and not _scores_agree(ev.scores_before, scores, players):
+                return computed
+            break
+    return hand.scores
 
 
 def _expected_next(
