@@ -306,6 +306,14 @@ class ChunkTask:
     worker: Worker = audit_file
 
 
+def _categories(fa: FileAudit) -> dict[str, int]:
+    """Findings per category, kept in the index so a summary needs no table."""
+    out: dict[str, int] = {}
+    for f in fa.findings:
+        out[f["category"]] = out.get(f["category"], 0) + 1
+    return out
+
+
 @dataclass(slots=True)
 class ChunkResult:
     entries: list[dict[str, Any]]
@@ -340,6 +348,7 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
                 "schema": SCHEMA_VERSION,
                 "part": task.part if task.out is not None else None,
                 "file_row": fa.file_row(),
+                "categories": _categories(fa),
             }
         )
     if task.out is None:
@@ -426,16 +435,35 @@ class StoredAuditReport(AuditReport):
         )
 
     def summary(self) -> dict[str, Any]:
-        # ``results`` is len(hands); the files table already counts it per file.
-        n_results = int(self.files["results"].sum()) if not self.files.empty else 0
-        light = AuditReport(
-            files=self.files,
-            games=self.games,
-            hands=pd.DataFrame(index=pd.RangeIndex(n_results)),
-            findings=self.findings,
-            rules=self.rules,
-        )
-        return light.summary()
+        """``AuditReport.summary()`` from the index alone: no table is loaded.
+
+        (Entries written before per-category counts were indexed fall back to
+        loading the findings table.)
+        """
+        from replay_audit.findings import CATEGORIES
+
+        status: dict[str, int] = {}
+        totals = {"games": 0, "hands": 0, "results": 0, "findings": 0}
+        by_cat: dict[str, int] = {}
+        for e in self.entries:
+            row = e["file_row"]
+            status[row["status"]] = status.get(row["status"], 0) + 1
+            for k in totals:
+                totals[k] += int(row.get(k) or 0)
+            for cat, n in (e.get("categories") or {}).items():
+                by_cat[cat] = by_cat.get(cat, 0) + n
+        if any("categories" not in e for e in self.entries) and not self.findings.empty:
+            by_cat = self.findings["category"].value_counts().to_dict()
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "rules": self.rules,
+            "files": len(self.entries),
+            "files_ok": status.get("ok", 0),
+            "files_mismatch": status.get("mismatch", 0),
+            "files_error": status.get("error", 0),
+            **totals,
+            "findings_by_category": {c: int(by_cat.get(c, 0)) for c in CATEGORIES if by_cat.get(c)},
+        }
 
     def __repr__(self) -> str:
         return f"StoredAuditReport({str(self.store.root)!r}, files={len(self.entries)}, rules={self.rules!r})"
