@@ -39,6 +39,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SANMA = FIXTURES / "3p_kita_tsumo_loss_2024030112gm-00b9-0000-3a7c0f19.xml"
 DOUBLE_YAKUMAN = FIXTURES / "4p_double_yakuman.xml"
 TOUTENKOU = FIXTURES / "toutenkou_north_gari.xml"
+TOUTENKOU_MANZU = FIXTURES / "toutenkou_manzu_gari.xml"
 SITE_RULES = Path(__file__).resolve().parents[1] / "replay_audit" / "rulefiles" / "sanma-site.toml"
 
 
@@ -158,6 +159,19 @@ def test_toutenkou_game_under_tenhou_3p_scores_han_and_fu_instead() -> None:
     fields = _fields(fa)
     assert {("hand_value", "points"), ("hand_value", "yaku"), ("payment", "delta")} <= fields
     assert all(f["category"] != "replay" for f in fa.findings)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Toutenkou's 5m (ids 16-19) and 1m/5m/9m gari codes are refused by the XML parser"
+    " (three-player id table, North-only kita in meld_code) and 1m/5m/9m kita by the replayer",
+)
+def test_toutenkou_manzu_gari_red_five_set_aside_counts_twice() -> None:
+    """1m and red 5m set aside (gari 2 + the red gari's extra point, id 61) and a 5m
+    indicator that makes nothing dora: haku 1 + menzen 1 + ron 8 + 3 + banban 2 = 15."""
+    fa = audit_file(TOUTENKOU_MANZU)
+    assert fa.status == "ok", fa.findings
+    assert fa.hands[0]["comp_points"] == 1500
 
 
 # ------------------------------------------- hand values against the mahjong package
