@@ -613,7 +613,7 @@ def test_daiminkan_dora_after_replacement_and_rinshan() -> None:
     sc.new_dora("3z")
     sc.turn(1, "9m")
     assert codes(run(sc)) == ["dora_timing"]
-    assert codes(run(sc, dataclasses.replace(TENHOU_4P, chips=True))) == []
+    assert codes(run(sc, dataclasses.replace(TENHOU_4P, kan_dora_immediate=True))) == []
     # No DORA at all before the discard.
     sc = Script({1: "555z" + "123m456p789s1z"})
     t = sc.turn(0, "5z")
