@@ -616,6 +616,15 @@ def audit_game(
     auditor = _GameAuditor(game, used)
     for err in game.errors:
         auditor.add("parse", type(err).__name__, str(err), seq=getattr(err, "index", None))
+    if used.players != game.meta.players:
+        auditor.add(
+            "rules",
+            "players",
+            f"rules {used.name} are for {used.players} players but the game has {game.meta.players}; not audited",
+            recorded=game.meta.players,
+            computed=used.players,
+        )
+        return auditor.findings, auditor.hand_rows, used
     try:
         auditor.run()
     except (LogFormatError, RulesError) as exc:

@@ -163,6 +163,7 @@ TOUTENKOU = RuleSet(
     chi=False,
     nukidora=True,
     scoring="toutenkou",
+    riichi_cost=100,
     tsumo_loss=False,
     noten_pool=0,
     start_points=0,
