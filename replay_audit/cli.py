@@ -16,6 +16,21 @@ from replay_audit.errors import ReplayAuditError, RulesError
 from replay_audit.rules import PRESETS, RuleSet, load_rules
 
 EXIT_CLEAN, EXIT_MISMATCH, EXIT_ERROR = 0, 1, 2
+TERMINAL_PLAYER_COLUMNS = (
+    "player",
+    "game_type",
+    "games",
+    "avg_place",
+    "rate_1",
+    "rate_4",
+    "avg_final_points",
+    "hands",
+    "win_rate",
+    "deal_in_rate",
+    "riichi_rate",
+    "call_rate",
+    "avg_win_hand_value",
+)
 
 
 def _rules_from_args(args: argparse.Namespace) -> RuleSet | None:
@@ -170,8 +185,14 @@ def _cmd_players(args: argparse.Namespace) -> int:
     else:
         import pandas as pd
 
+        main = [c for c in TERMINAL_PLAYER_COLUMNS if c in table.columns]
+        shown = table[main].copy()
+        for c in ("games", "hands"):
+            if c in shown.columns:
+                shown[c] = shown[c].astype("Int64")
         with pd.option_context("display.max_rows", 200, "display.width", 200):
-            print(table.to_string(index=False))
+            print(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        print("(every statistic and its counts: --out FILE.csv)")
     return EXIT_CLEAN
 
 
