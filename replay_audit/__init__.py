@@ -30,7 +30,19 @@ _EXPORTS = {
     "PRESETS": "replay_audit.rules",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "PRESETS",
+    "AuditReport",
+    "RuleSet",
+    "audit",
+    "games_table",
+    "iter_games",
+    "load_rules",
+    "players",
+    "read_log",
+    "replay_game",
+    "score_win",
+]
 
 if TYPE_CHECKING:  # pragma: no cover
     from replay_audit.io import iter_games, read_log
