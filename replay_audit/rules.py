@@ -31,6 +31,9 @@ Rounding = Literal["auto", "era1", "exact"]
 500 away from zero; top takes minus the rest), ``exact`` = to 0.1, ``auto`` =
 pick per log (exact if it fits, else era1)."""
 
+RULEFILES = Path(__file__).resolve().parent / "rulefiles"
+"""Rule files shipped with the package; ``load_rules("sanma-site")`` finds them by name."""
+
 DOUBLE_YAKUMAN_PATTERNS = (41, 46, 48, 49)
 """Suuankou tanki, junsei chuuren, kokushi 13-sided, daisuushii."""
 
@@ -230,12 +233,16 @@ def _coerce(key: str, value: Any, current: Any) -> Any:
 
 
 def load_rules(spec: str | Path, overrides: dict[str, Any] | None = None) -> RuleSet:
-    """A preset name or a TOML file (``base = "tenhou-3p"`` plus fields)."""
+    """A preset name, the name of a shipped rule file (``sanma-site``) or a TOML
+    file path (``base = "tenhou-3p"`` plus fields)."""
     spec_s = str(spec)
     if spec_s in PRESETS:
         rules = PRESETS[spec_s]
     else:
         path = Path(spec_s)
+        shipped = RULEFILES / f"{spec_s}.toml"
+        if not path.is_file() and shipped.is_file():
+            path = shipped
         if not path.is_file():
             raise RulesError(
                 f"no rule preset or file named {spec_s!r}; presets: {', '.join(PRESETS)}"
