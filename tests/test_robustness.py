@@ -639,12 +639,29 @@ def test_good_real_logs_are_clean(batch: Batch) -> None:
         assert int(files.loc[str(p), "hands"]) > 0
 
 
-def test_hostile_xml_is_never_expanded(batch: Batch, tmp_path: Path) -> None:
+@dataclass(frozen=True, slots=True)
+class Written:
+    base: Path
+    out: Path
+    files: list[Path]
+    created: set[Path]
+
+
+@pytest.fixture(scope="module")
+def written(batch: Batch, tmp_path_factory: pytest.TempPathFactory) -> Written:
+    """The batch report written once in every format, into a folder that does
+    not exist yet, with a record of every path the writer created."""
+    base = tmp_path_factory.mktemp("written")
+    before = set(base.rglob("*"))
+    out = base / "deep" / "er" / "report"
+    files = batch.report.write(out, ("csv", "json", "html", "parquet"))
+    return Written(base, out, files, set(base.rglob("*")) - before)
+
+
+def test_hostile_xml_is_never_expanded(batch: Batch, written: Written) -> None:
     """Neither entity is resolved: no /etc/passwd line and no 'lollol' reaches
     any table or any written report."""
-    out = tmp_path / "report"
-    written = batch.report.write(out, ("csv", "json", "html"))
-    text = "\n".join(p.read_text(encoding="utf-8") for p in written)
+    text = "\n".join(p.read_text(encoding="utf-8") for p in written.files if p.suffix != ".parquet")
     frames = "\n".join(df.to_csv() for df in batch.report.tables().values())
     secret = [ln for ln in PASSWD.read_text().splitlines() if ln.strip()] if PASSWD.exists() else []
     for blob in (text, frames):
@@ -747,17 +764,14 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         )
 
 
-def test_write_stays_inside_out(batch: Batch, tmp_path: Path) -> None:
+def test_write_stays_inside_out(written: Written) -> None:
     """The report folder is created (with parents) and nothing is written
     outside it, whatever the input file names were."""
-    before = {p for p in tmp_path.rglob("*")}
-    out = tmp_path / "deep" / "er" / "report"
-    written = batch.report.write(out, ("csv", "json", "html", "parquet"))
-    after = {p for p in tmp_path.rglob("*")}
-    created = after - before
-    assert written and all(out in p.parents for p in written)
-    assert all(p == out or out in p.parents or p in out.parents for p in created)
-    for p in written:
+    out = written.out
+    assert {p.suffix for p in written.files} >= {".csv", ".json", ".html", ".parquet"}
+    assert all(out in p.parents for p in written.files)
+    assert all(p == out or out in p.parents or p in out.parents for p in written.created)
+    for p in written.files:
         assert p.resolve().is_relative_to(out.resolve())
 
 
