@@ -96,6 +96,41 @@ FINDING_COLUMNS = [
 ]
 
 
+INT_COLUMNS = frozenset(
+    {
+        "games",
+        "hands",
+        "results",
+        "findings",
+        "players",
+        "go_type",
+        "lobby",
+        "hand_index",
+        "round_index",
+        "honba",
+        "sticks",
+        "dealer",
+        "seq",
+        "winner",
+        "from_seat",
+        "pao_seat",
+        "rec_han",
+        "comp_han",
+        "rec_fu",
+        "comp_fu",
+        "rec_points",
+        "comp_points",
+        "rec_limit",
+        "comp_limit",
+        "n_findings",
+        "seat",
+        *(f"final_score{s}" for s in range(4)),
+    }
+)
+"""Integer columns, typed as pandas' nullable ``Int64`` so a missing value
+(a draw has no winner) does not turn a seat number into a float."""
+
+
 def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.DataFrame:
     df = pd.DataFrame.from_records(rows)
     if columns is not None:
@@ -103,6 +138,11 @@ def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.D
             if c not in df.columns:
                 df[c] = None
         df = df[columns + [c for c in df.columns if c not in columns]]
+        for c in columns:
+            if c in INT_COLUMNS:
+                df[c] = pd.array(
+                    [None if v is None or v != v else int(v) for v in df[c]], dtype="Int64"
+                )
     return df
 
 
