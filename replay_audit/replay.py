@@ -88,6 +88,7 @@ from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import RuleSet
 from replay_audit.scoring.agari import is_complete
 from replay_audit.scoring.context import DrawContext, WinContext
+from replay_audit.scoring.hand import GARI_KINDS
 from replay_audit.tiles import RED_FIVES, TERMINALS_AND_HONORS, counts34, to_notation
 
 __all__ = [
@@ -106,6 +107,8 @@ always ends the first uninterrupted go-around (double riichi, tenhou/chiihou,
 kyuushu kyuuhai)."""
 
 _NORTH = 30
+_KITA_KINDS = frozenset((_NORTH,))
+"""What a kita may set aside outside Toutenkou (there ``GARI_KINDS``: 1m, 5m, 9m, North)."""
 _TH_MASK = sum(1 << k for k in TERMINALS_AND_HONORS)
 """Bit mask of the terminal and honor kinds, for nagashi and kyuushu checks."""
 
@@ -392,6 +395,7 @@ class _Table:
         "riichi_pos",
         "rinshan_drawn",
         "rinshan_due",
+        "rinshan_from_live",
         "rules",
         "scores",
         "seen",
@@ -434,6 +438,15 @@ class _Table:
         # dead wall holds 8 replacement tiles for kans and kita); every draw, rinshan
         # too, takes one: the dead wall keeps its size by taking from the live wall.
         self.live = 136 - 14 - 52 if n == 4 else 108 - 18 - 39
+        self.rinshan_from_live = True
+        if rules.scoring == "toutenkou":
+            # Toutenkou (decided here, unverified: no real log exists): 112 tiles with
+            # 20 rinshan tiles set apart for gari and kans plus 10 indicator tiles, and
+            # the hand ends when no tile is left before the indicators (riichi.wiki,
+            # scoring-rules.md §15); so 112 - 30 - 39 = 43 live tiles, and a
+            # replacement draw comes from the 20 without shortening the live wall.
+            self.live = 112 - 30 - 39
+            self.rinshan_from_live = False
         self.to_draw = hand.dealer
         self.to_act = -1
         self.after_call = False
@@ -606,7 +619,8 @@ class _Table:
         rinshan = self.rinshan_due == s
         if not rinshan and self.live <= 0:
             self._find("draw_empty_wall", "draw from an empty live wall", ev.seq, s)
-        self.live -= 1
+        if not rinshan or self.rinshan_from_live:
+            self.live -= 1
         self.rinshan_due = -1
         tile = ev.tile
         if not self.json:
@@ -854,7 +868,8 @@ class _Table:
         s = ev.seat
         self._own_turn(ev)
         tile = m.tiles[0] if m.tiles else -1
-        if not self.rules.nukidora or tile >> 2 != _NORTH:
+        allowed = GARI_KINDS if self.rules.scoring == "toutenkou" else _KITA_KINDS
+        if not self.rules.nukidora or tile >> 2 not in allowed:
             self._find("kita_not_allowed", "kita without nukidora or of a non-North", ev.seq, s)
         if not self._take(s, tile):
             self._find("call_not_held", f"kita: tile {tile} is not in the hand", ev.seq, s)
@@ -982,8 +997,20 @@ class _Table:
             dora_indicators=dora,
             ura_indicators=ura,
             honba=self.hand.honba,
+            gari_seen=self._gari_seen(s, tiles, melds),
         )
         return ResultReplay(r, win=ctx)
+
+    def _gari_seen(self, s: int, tiles: list[int], melds: tuple[Meld, ...]) -> bool:
+        """Toutenkou karasu needs a winner who never had a gari tile: none in the
+        final hand, its calls and set-asides, or its discards.  Everything a seat
+        ever held ends in one of those (discards stay listed when called), so the
+        end state answers it.  Outside Toutenkou the flag is unused: True."""
+        if self.rules.scoring != "toutenkou":
+            return True
+        held = [*tiles, *self.discards[s]]
+        held += [t for m in melds for t in m.tiles]
+        return any(t >> 2 in GARI_KINDS for t in held)
 
     def _check_furiten(self, s: int, seq: int, hand: list[int]) -> None:
         """Furiten by own discards, by a passed winning tile since the seat's last

@@ -155,11 +155,6 @@ def test_toutenkou_game_under_tenhou_3p_scores_han_and_fu_instead() -> None:
     assert all(f["category"] != "replay" for f in fa.findings)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Toutenkou's 5m (ids 16-19) and 1m/5m/9m gari codes are refused by the XML parser"
-    " (three-player id table, North-only kita in meld_code) and 1m/5m/9m kita by the replayer",
-)
 def test_toutenkou_manzu_gari_red_five_set_aside_counts_twice() -> None:
     """1m and red 5m set aside (gari 2 + the red gari's extra point, id 61) and a 5m
     indicator that makes nothing dora: haku 1 + menzen 1 + ron 8 + 3 + banban 2 = 15."""

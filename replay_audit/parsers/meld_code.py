@@ -23,16 +23,24 @@ _PON = 0x08
 _KAKAN = 0x10
 _KITA = 0x20
 _NORTH = 30
+_KITA_KINDS = frozenset((_NORTH,))
+_GARI_KINDS = frozenset((0, 4, 8, _NORTH))
+"""Toutenkou's gari: 1m, 5m, 9m and North can all be set aside (scoring-rules.md §15)."""
 
 
-def decode_meld(m: int, who: int) -> Meld:
+def decode_meld(m: int, who: int, *, gari: bool = False) -> Meld:
     """The meld a code ``m`` made by seat ``who`` stands for.
 
     ``tiles`` come out ascending; ``called`` is the tile taken from another
     seat (for a kakan: the tile of the original pon, and ``added`` the tile
     the kakan adds).  Raises ``InvalidValueError`` for a code no Tenhou log
     can hold (a chi run past 7, a kind past 33, a chi not from the left, a
-    pon from oneself, a kita that is not a North).
+    pon from oneself, a kita that is not a North).  With ``gari`` (a Toutenkou
+    game) a kita code may also set aside a 1m, 5m or 9m; it stays a
+    ``MeldKind.KITA`` of that tile.
+
+    >>> decode_meld((16 << 8) | 0x20, who=1, gari=True).tiles
+    (16,)
     """
     if not 0 <= who <= 3:
         raise InvalidValueError(f"meld by seat {who}: seats are 0-3")
@@ -45,7 +53,7 @@ def decode_meld(m: int, who: int) -> Meld:
         return _decode_pon_or_kakan(m, who, offset)
     if m & _KITA:
         tile = m >> 8
-        if tile >> 2 != _NORTH or offset:
+        if tile >> 2 not in (_GARI_KINDS if gari else _KITA_KINDS) or offset:
             raise InvalidValueError(f"meld code {m}: kita of tile {tile} (offset {offset})")
         return Meld(MeldKind.KITA, (tile,))
     tile = m >> 8

@@ -87,15 +87,28 @@ _SUFFIXES = (".gz", ".xml", ".mjlog", ".txt")
 _TW = re.compile(r"&tw=\d+$")
 
 _DRAW, _DISCARD = 0, 1
+TOUTENKOU: Final = 112
+"""Tile-set key of a Toutenkou game (its tile count; 4 and 3 key the others)."""
 _TEXT_AFTER_TAG = re.compile(rb">[^<]")
 
 
-def _tile_tag_table(players: int) -> dict[str, tuple[int, int, int]]:
+TOUTENKOU_MISSING_KINDS: Final = SANMA_MISSING_KINDS - {4}
+"""Toutenkou (GO 0x800 with 0x10) keeps 1m, 5m and 9m: 112 tiles (scoring-rules.md §15)."""
+
+_MISSING_KINDS: Final = {
+    4: frozenset[int](),
+    3: SANMA_MISSING_KINDS,
+    TOUTENKOU: TOUTENKOU_MISSING_KINDS,
+}
+
+
+def _tile_tag_table(tile_set: int) -> dict[str, tuple[int, int, int]]:
     """``{"T12": (_DRAW, 0, 12), "G135": (_DISCARD, 3, 135), ...}`` for every id
-    that can exist in a game of that many players."""
+    that can exist in a game with that tile set (4, 3 or ``TOUTENKOU``)."""
     table: dict[str, tuple[int, int, int]] = {}
+    missing = _MISSING_KINDS[tile_set]
     for tile in range(136):
-        if players == 3 and tile >> 2 in SANMA_MISSING_KINDS:
+        if tile >> 2 in missing:
             continue
         for seat in range(4):
             table[f"{DRAW_TAGS[seat]}{tile}"] = (_DRAW, seat, tile)
@@ -103,10 +116,10 @@ def _tile_tag_table(players: int) -> dict[str, tuple[int, int, int]]:
     return table
 
 
-_TILE_TAGS: Final = {4: _tile_tag_table(4), 3: _tile_tag_table(3)}
+_TILE_TAGS: Final = {key: _tile_tag_table(key) for key in _MISSING_KINDS}
 _VALID_IDS: Final = {
-    4: frozenset(range(136)),
-    3: frozenset(t for t in range(136) if t >> 2 not in SANMA_MISSING_KINDS),
+    key: frozenset(t for t in range(136) if t >> 2 not in missing)
+    for key, missing in _MISSING_KINDS.items()
 }
 
 _SAFE_PARSER_ARGS: Final = {
@@ -253,6 +266,8 @@ class _Builder:
         self.log_id = log_id
         self.strict = strict
         self.players = 4
+        self.tile_set = 4
+        """Which ids exist: 4, 3 or ``TOUTENKOU`` (keys ``_TILE_TAGS``/``_VALID_IDS``)."""
         self.go_type: int | None = None
         self.lobby: int | None = None
         self.seed: str | None = None
@@ -268,6 +283,11 @@ class _Builder:
         self._between: list[Event] = []
         """BYE/UN seen after a hand's result, waiting for the next INIT."""
         self._result_seen = False
+
+    @property
+    def gari(self) -> bool:
+        """Toutenkou: 1m, 5m and 9m set aside like a North are legal meld codes."""
+        return self.tile_set == TOUTENKOU
 
     # -- helpers -----------------------------------------------------------------
 
@@ -298,7 +318,7 @@ class _Builder:
         if not value:
             return ()
         tiles = tuple(map(int, value.split(",")))
-        valid = _VALID_IDS[self.players]
+        valid = _VALID_IDS[self.tile_set]
         if not valid.issuperset(tiles):
             bad = next(t for t in tiles if t not in valid)
             raise InvalidValueError(f"{what}: tile id {bad} does not exist in this game")
@@ -352,6 +372,9 @@ class _Builder:
             attrs = self._attrs(el, index)
             self.go_type = int(attrs.pop("type"))
             self.players = 3 if self.go_type & 0x10 else 4
+            self.tile_set = self.players
+            if self.players == 3 and self.go_type & 0x800:
+                self.tile_set = TOUTENKOU
             lobby = attrs.pop("lobby", None)
             self.lobby = int(lobby) if lobby is not None else None
             for key in ("title", "rule", "ranking", "csrule"):
@@ -425,7 +448,7 @@ class _Builder:
     def _walk_hands(self, first: int, first_el: etree._Element, it) -> None:
         """The hot loop: from the first INIT to the end of the document."""
         place = {"source": self.source, "log_id": self.log_id}
-        tile_tags = _TILE_TAGS[self.players]
+        tile_tags = _TILE_TAGS[self.tile_set]
         pending_el: tuple[int, etree._Element] | None = (first, first_el)
         while pending_el is not None:
             index, el = pending_el
@@ -497,7 +520,7 @@ class _Builder:
         tile tag carried one: only then look, and warn about each."""
         if self.data.count(b'="') + self.data.count(b"='") <= self.attributes_read:
             return
-        table = _TILE_TAGS[self.players]
+        table = _TILE_TAGS[self.tile_set]
         for index, el in enumerate(root):
             if el.tag in table and len(el.attrib):
                 for key in el.attrib:
@@ -645,7 +668,7 @@ class _HandState:
         if tag == "N":
             attrs = b._attrs(el, index)
             who = b._seat(attrs.pop("who"), "who")
-            self.events.append(Call(index, who, decode_meld(int(attrs.pop("m")), who)))
+            self.events.append(Call(index, who, decode_meld(int(attrs.pop("m")), who, gari=b.gari)))
             self.last_draw[who] = -1
             self._extra("N", attrs, index)
         elif tag == "REACH":
@@ -715,7 +738,9 @@ class _HandState:
         honba, sticks = _pair(attrs.pop("ba"), "ba")
         hand = b._tiles(attrs.pop("hai"), "hai")
         codes = attrs.pop("m", "")
-        melds = tuple(decode_meld(int(m), who) for m in reversed(codes.split(",")) if m)
+        melds = tuple(
+            decode_meld(int(m), who, gari=b.gari) for m in reversed(codes.split(",")) if m
+        )
         sets = sum(1 for m in melds if m.kind != "kita")
         if len(hand) + 3 * sets != 14:
             raise InvalidValueError(
