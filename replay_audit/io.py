@@ -96,7 +96,8 @@ def iter_log_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def _is_log_file(path: Path) -> bool:
     name = path.name.lower()
-    if not path.is_file() or name.startswith("."):
+    # a dangling symlink named like a log is kept so the report shows it as unreadable
+    if not (path.is_file() or path.is_symlink()) or name.startswith("."):
         return False
     if any(name.startswith(s) for s in SKIPPED_NAMES):
         return False
