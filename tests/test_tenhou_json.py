@@ -82,15 +82,15 @@ def _shape(events) -> list[tuple]:
 def test_four_player_fixture_merges_in_table_order() -> None:
     game = parse_tenhou_json(FOUR.read_bytes(), "json_4p_calls.json")
     hand = game.hands[0]
-    # kinds: 19 -> 8 (9m), 47 -> 33 (chun), 33 -> 20 (3s) ...
+    # kinds: 15 -> 4 (5m), 47 -> 33 (chun), 33 -> 20 (3s) ...
     assert _shape(hand.events) == [
-        ("Draw", 0, 8),
+        ("Draw", 0, 4),
         ("Call", 0, "ankan", None),
         ("NewDora", 9),  # ankan: dora at once (and a BYE after step 2 comes after it)
         ("Disconnect", 3),
-        ("Draw", 0, 28),
-        ("Discard", 0, 28),
-        ("Draw", 1, 29),
+        ("Draw", 0, 29),
+        ("Discard", 0, 29),
+        ("Draw", 1, 21),
         ("Reconnect", 3),
         ("Discard", 1, 10),
         ("Call", 2, "chi", 1),
@@ -105,7 +105,7 @@ def test_four_player_fixture_merges_in_table_order() -> None:
         ("Discard", 3, 23),
         ("Draw", 0, 25),
         ("Discard", 0, 25),
-        ("Draw", 1, 26),
+        ("Draw", 1, 8),
         ("RiichiDeclare", 1),
         ("Discard", 1, 14),
         ("RiichiAccept", 1),
@@ -116,17 +116,24 @@ def test_four_player_fixture_merges_in_table_order() -> None:
     tsumogiri = [e.tsumogiri for e in hand.events if isinstance(e, Discard)]
     assert tsumogiri == [True, False, False, False, False, True, True, False, True]
     assert [e.seq for e in hand.events] == list(range(len(hand.events)))
+    ankan = next(e.meld for e in hand.events if isinstance(e, Call))
+    assert sorted(ankan.tiles) == [16, 17, 18, 19]  # "151515a51": the red 5m is one of them
     (win,) = hand.results
     assert isinstance(win, RecordedWin)
     assert (win.seat, win.from_seat, win.pao_seat) == (1, 2, None)
     assert (win.fu, win.points, win.limit, win.han) == (40, 2600, 0, 2)
-    assert win.yaku == ((1, 1), (52, 1))
+    assert win.yaku == ((1, 1), (2, 1))  # riichi, ippatsu (ron before the riichi seat's turn)
     assert win.scores_before == (25000, 24000, 25000, 25000)
     assert (win.honba, win.sticks) == (0, 1)
     assert [kind(t) for t in win.dora] == [31, 9, 26]
-    assert [kind(t) for t in win.ura] == [18]
+    assert [kind(t) for t in win.ura] == [6, 28, 24]  # one ura indicator per dora indicator
     assert game.hands[1].results[0].kind == "yao9"
-    assert game.owari is not None and game.owari.points == (-5.0, 42.6, -17.6, -20.0)
+    assert (game.hands[2].honba, game.hands[2].dealer) == (1, 1)  # the abort keeps the dealer
+    (kokushi,) = game.hands[2].results
+    assert isinstance(kokushi, RecordedWin) and kokushi.yakuman == (47,)
+    assert kokushi.deltas == (0, 0, -32300, 32300)  # 32000 + 300 honba; seat 2 busts
+    assert game.owari is not None and game.owari.points == (-15.0, 7.6, -59.9, 67.3)
+    assert game.owari.scores == (25000, 27600, -9900, 57300)
     assert game.hands[-1].results[-1].owari == game.owari
     assert [p.dan for p in game.players] == [0, 1, 10, 20]
     assert game.players[2].name == 'C "quoted"'
@@ -162,7 +169,12 @@ def test_three_player_fixture() -> None:
     assert not any(isinstance(e, NewDora) for e in game.hands[0].events)  # kita shows no dora
     (win,) = game.hands[0].results
     assert isinstance(win, RecordedWin)
-    assert win.scores_before == (35000, 34000, 35000, 0) and win.deltas == (0, 6200, -5200, 0)
+    assert win.scores_before == (35000, 34000, 35000, 0)
+    assert win.seat == win.from_seat == 1  # riichi, tsumo, pinfu: 20 fu 3 han, 700-1300
+    assert win.points == 2000 and win.deltas == (-1300, 3000, -700, 0)  # tsumo loss, stick
+    kokushi = game.hands[1].results[0]
+    assert isinstance(kokushi, RecordedWin) and kokushi.deltas == (-48000, 48000, 0, 0)
+    assert game.owari is not None and game.owari.points == (-74.3, 80.0, -5.7, 0.0)
     assert len(game.players) == 4 and game.players[3].name == ""
 
 
@@ -223,7 +235,7 @@ def test_impossible_call_string(bad: str) -> None:
     doc["log"][0][5][2] = bad
     with pytest.raises(InvalidValueError, match="hand E1-0") as info:
         parse_tenhou_json(_bytes(doc), "x.json")
-    assert info.value.log_id == "2099010100gm-0009-0000-handmade"
+    assert info.value.log_id == "2024010112gm-0009-0000-a1b2c3d4"
 
 
 def test_call_on_a_tile_nobody_discarded() -> None:
@@ -262,7 +274,7 @@ def test_lenient_mode_keeps_the_good_hands() -> None:
     doc = _load(FOUR)
     doc["log"][0][16] = ["途中流局"]
     game = parse_tenhou_json(_bytes(doc), "x.json", strict=False)
-    assert len(game.hands) == 1 and game.hands[0].round_index == 1
+    assert len(game.hands) == 2 and game.hands[0].round_index == 1
     (err,) = game.errors
     assert isinstance(err, LogFormatError) and err.hand == "E1-0"
 
@@ -273,7 +285,7 @@ def test_bad_final_scores() -> None:
     with pytest.raises(InvalidValueError, match="final 'sc'"):
         parse_tenhou_json(_bytes(doc), "x.json")
     game = parse_tenhou_json(_bytes(doc), "x.json", strict=False)
-    assert game.owari is None and len(game.hands) == 2 and len(game.errors) == 1
+    assert game.owari is None and len(game.hands) == 3 and len(game.errors) == 1
 
 
 def test_call_string_shapes() -> None:
@@ -307,7 +319,7 @@ def test_mutated_columns_raise_log_format_errors(hand: int, col: int, value: obj
     except LogFormatError as exc:
         assert exc.hand is not None and exc.source == "m.json"
     else:
-        assert len(game.hands) == 2
+        assert len(game.hands) == 3
 
 
 # ------------------------------------------------------------------ corpus
