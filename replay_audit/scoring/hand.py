@@ -26,7 +26,7 @@ from typing import Any
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import RuleSet
 from replay_audit.scoring.context import WinContext, WinValue
-from replay_audit.scoring.decompose import RUN, Group, meld_group, shapes
+from replay_audit.scoring.decompose import RUN, Group, Shape, meld_group, shapes
 from replay_audit.scoring.fu import fu_items, total_fu
 from replay_audit.scoring.points import base_points, pay
 from replay_audit.scoring.toutenkou import toutenkou_dora_of, toutenkou_points
@@ -78,12 +78,10 @@ def count_dora(
     return dora, ura, aka
 
 
-def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
-    """Score a win; ``WinValue.error`` is ``"not_complete"`` or ``"no_yaku"`` when the
-    hand cannot win (then every number is 0).  Rules with ``scoring="toutenkou"``
-    count points instead of han and fu (``score_toutenkou``)."""
-    if rules.scoring == "toutenkou":
-        return score_toutenkou(ctx, rules)
+def _readings(ctx: WinContext) -> tuple[list[int], list[Shape], Any, bool] | None:
+    """What every scoring mode starts from: the concealed counts, every reading of
+    the hand with the winning tile placed, the reading-independent traits, and
+    whether the hand is closed.  ``None`` when the tiles do not form a win."""
     counts = [0] * NUM_KINDS
     mask = 0
     for t in ctx.tiles:
@@ -98,17 +96,27 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
         if g is not None:
             groups.append(g)
             closed = closed and not g.called
-            k = g.kind
-            mask |= (7 << k) if g.form == RUN else (1 << k)
+            mask |= (7 << g.kind) if g.form == RUN else (1 << g.kind)
     meld_groups = tuple(groups)
     if len(ctx.tiles) + 3 * len(meld_groups) != 14 or counts[win_kind] == 0:
-        return _error(NOT_COMPLETE)
+        return None
     counts_t = tuple(counts)
     readings = shapes(counts_t, win_kind, meld_groups, ctx.tsumo)
     if not readings:
-        return _error(NOT_COMPLETE)
+        return None
+    return counts, readings, hand_traits(mask, counts_t, win_kind, not ctx.melds), closed
 
-    traits = hand_traits(mask, counts_t, win_kind, not ctx.melds)
+
+def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
+    """Score a win; ``WinValue.error`` is ``"not_complete"`` or ``"no_yaku"`` when the
+    hand cannot win (then every number is 0).  Rules with ``scoring="toutenkou"``
+    count points instead of han and fu (``score_toutenkou``)."""
+    if rules.scoring == "toutenkou":
+        return score_toutenkou(ctx, rules)
+    prepared = _readings(ctx)
+    if prepared is None:
+        return _error(NOT_COMPLETE)
+    counts, readings, traits, closed = prepared
     dora_han: tuple[int, int, int] | None = None
     riichi = ctx.riichi or ctx.double_riichi
     dealer = ctx.seat == ctx.dealer
@@ -231,29 +239,10 @@ def score_toutenkou(ctx: WinContext, rules: RuleSet) -> WinValue:
     >>> v.error, v.han, v.points
     ('no_yaku', 0, 0)
     """
-    counts = [0] * NUM_KINDS
-    mask = 0
-    for t in ctx.tiles:
-        k = t >> 2
-        counts[k] += 1
-        mask |= 1 << k
-    win_kind = ctx.win_tile >> 2
-    groups: list[Group] = []
-    closed = True
-    for m in ctx.melds:
-        g = meld_group(m)
-        if g is not None:
-            groups.append(g)
-            closed = closed and not g.called
-            mask |= (7 << g.kind) if g.form == RUN else (1 << g.kind)
-    meld_groups = tuple(groups)
-    if len(ctx.tiles) + 3 * len(meld_groups) != 14 or counts[win_kind] == 0:
+    prepared = _readings(ctx)
+    if prepared is None:
         return _error(NOT_COMPLETE)
-    counts_t = tuple(counts)
-    readings = shapes(counts_t, win_kind, meld_groups, ctx.tsumo)
-    if not readings:
-        return _error(NOT_COMPLETE)
-    traits = hand_traits(mask, counts_t, win_kind, not ctx.melds)
+    counts, readings, traits, closed = prepared
     best: tuple[int, int, list[tuple[int, int]], list[int]] | None = None
     for shape in readings:
         yaku, ym = find_yaku(shape, ctx, rules, traits, closed)
