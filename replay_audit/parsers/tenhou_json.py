@@ -213,6 +213,8 @@ def load_document(data: bytes, source: str = "<bytes>") -> dict[str, Any]:
         ) from exc
     except RecursionError as exc:  # pragma: no cover - check_depth comes first
         raise LimitExceededError("JSON nested too deeply", source=source) from exc
+    except ValueError as exc:  # an integer over Python's 4,300-digit limit
+        raise LimitExceededError(f"JSON number too long: {exc}", source=source) from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
         raise NotALogError("not a tenhou.net/6 log: no top-level 'log' array", source=source)
     return doc
