@@ -149,10 +149,9 @@ def test_mjai_events_of_the_four_player_fixture() -> None:
     events = to_mjai(game)
     types = [e["type"] for e in events]
     assert types[0] == "start_game" and types[-1] == "end_game"
-    assert types.count("start_kyoku") == types.count("end_kyoku") == 2
-    hand = game.hands[0]
+    assert types.count("start_kyoku") == types.count("end_kyoku") == 3
     assert types.count("tsumo") == sum(isinstance(e, Draw) for g in game.hands for e in g.events)
-    assert types.count("dahai") == sum(isinstance(e, Discard) for e in hand.events)
+    assert types.count("dahai") == sum(isinstance(e, Discard) for g in game.hands for e in g.events)
     calls = [e for e in events if e["type"] in ("chi", "pon", "daiminkan", "ankan", "kakan")]
     assert [c["type"] for c in calls] == ["ankan", "chi", "pon", "daiminkan"]
     assert calls[1] == {
@@ -175,7 +174,7 @@ def test_mjai_events_of_the_four_player_fixture() -> None:
         "actor": 1,
         "target": 2,
         "deltas": [0, 3600, -2600, 0],
-        "ura_markers": ["1s"],
+        "ura_markers": ["7m", "S", "7s"],
     }
     assert next(e for e in events if e["type"] == "ryukyoku") == {
         "type": "ryukyoku",
