@@ -220,7 +220,8 @@ class _GameAuditor:
                 "hand": hand.label,
                 "round_index": hand.round_index,
                 "honba": hand.honba,
-                "sticks": sticks,
+                # a later winner of a multiple ron finds the table empty
+                "sticks": 0 if first_winner_done else sticks,
                 "dealer": hand.dealer,
                 "seq": ev.seq,
             }
