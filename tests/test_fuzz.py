@@ -14,7 +14,7 @@ a small batch (two mutated files and one untouched log) audited with one
   that could be read names its place: a hand (column or message), an event
   index, or a line/column of the document.
 
-The sources are the hand-made fixtures plus a few Phoenix logs of the shared
+The sources are the hand-made fixtures (``fixtures/*.xml``, ``*.json``) plus a few Phoenix logs of the shared
 corpus when it is present.  Bounded: 60 derandomized examples, no deadline,
 a few seconds; ``REPLAY_AUDIT_FUZZ_EXAMPLES=2000`` runs a longer random search.
 """
@@ -57,7 +57,8 @@ the XML parser's end-of-document check could name the last hand)."""
 
 def _load_sources() -> tuple[list[bytes], list[bytes]]:
     xml = [(FIXTURES / "replay" / "clean_ron.xml").read_bytes()]
-    js = [(FIXTURES / n).read_bytes() for n in ("json_4p_calls.json", "json_3p_kita.json")]
+    xml += [p.read_bytes() for p in sorted(FIXTURES.glob("*.xml"))]
+    js = [p.read_bytes() for p in sorted(FIXTURES.glob("*.json"))]
     if PHOENIX.is_dir():
         xml += [gzip.decompress(p.read_bytes()) for p in sorted(PHOENIX.iterdir())[:12:4]]
     if JSON_CORPUS.is_dir():

@@ -1008,3 +1008,30 @@ def test_dangling_symlink_gets_a_row(tmp_path: Path) -> None:
     assert sorted(files.index) == [str(folder / "gone.xml"), str(folder / "good.xml")]
     assert files.loc[str(folder / "gone.xml"), "status"] == "error"
     assert "gone.xml" in files.loc[str(folder / "gone.xml"), "error"]
+
+
+def _lobby_json_2_70() -> bytes:
+    doc = _json_doc()
+    doc["lobby"] = 2**70
+    return _json_bytes(doc)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=OverflowError,
+    reason="report._frame casts integer columns to Int64; a lobby or fu beyond 64 bits "
+    "(accepted by both parsers) raises OverflowError and stops the batch - fix in the "
+    "robustness report",
+)
+@pytest.mark.parametrize(
+    ("name", "build"),
+    [
+        ("lobby.xml", lambda: _clean_xml().replace(b'lobby="0"', b'lobby="' + b"9" * 20 + b'"')),
+        ("fu.xml", lambda: _clean_xml().replace(b'ten="30,', b'ten="' + b"9" * 20 + b",")),
+        ("lobby.json", _lobby_json_2_70),
+    ],
+)
+def test_integer_beyond_64_bits(tmp_path: Path, name: str, build: Callable[[], bytes]) -> None:
+    data = build()
+    assert b"9" * 20 in data or b"1180591620717411303424" in data
+    _one_file_batch(tmp_path, name, data)
