@@ -1035,3 +1035,17 @@ def test_integer_beyond_64_bits(tmp_path: Path, name: str, build: Callable[[], b
     data = build()
     assert b"9" * 20 in data or b"1180591620717411303424" in data
     _one_file_batch(tmp_path, name, data)
+
+
+def test_html_report_escapes_hostile_names(tmp_path: Path) -> None:
+    """Markup in a file name or a player name reaches the HTML page as text."""
+    folder = tmp_path / "xss"
+    folder.mkdir()
+    (folder / "<img src=x onerror=alert(1)>.xml").write_bytes(b"")
+    name = b"%3Cscript%3Ealert(1)%3C%2Fscript%3E"
+    (folder / "name.xml").write_bytes(_clean_xml().replace(b'n0="A"', b'n0="' + name + b'"'))
+    report = audit(folder)
+    assert "<script>alert(1)</script>" in set(report.games["name0"])
+    page = report.write_html(tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<img src=x" not in page and "<script>alert" not in page
+    assert "&lt;img src=x" in page and "&lt;script&gt;alert" in page
