@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from replay_audit.meld import MeldKind
-from replay_audit.scoring import agari, decompose
+from replay_audit.scoring import decompose, points
 from replay_audit.scoring.context import WinContext
 from replay_audit.scoring.hand import score_win
 
@@ -93,14 +93,9 @@ def _mahjong_inputs(ctx: WinContext, rules: Any) -> tuple[Any, ...]:
 
 
 def _clear_caches() -> None:
-    for fn in (
-        decompose.hand_readings,
-        decompose._suit_readings,
-        decompose._suit_splits,
-        decompose.meld_group,
-        agari._suit_ok,
-    ):
-        fn.cache_clear()
+    """Empty every memo the scoring engine fills at run time (suit tables, values)."""
+    decompose.clear_caches()
+    points.clear_caches()
 
 
 def main(corpus: Path, rounds: int = 3) -> None:

@@ -3,25 +3,28 @@
 Scoring needs *all* readings because Tenhou pays the most valuable one, and the
 same tiles can be several hands (``111222333m`` is three triplets or three
 runs).  The winning tile matters too: where it sits decides the wait fu and
-whether a triplet it completes by ron counts as concealed.  So a reading is
-expanded once per set the winning tile can belong to.
+whether a triplet it completes by ron counts as concealed, so the scorer
+expands a reading once per set the winning tile can belong to.
 
-Decomposition works suit by suit on count tuples and caches each suit's
-answer, so a real-log corpus with many repeated suit patterns is mostly lookups.
+Decomposition works suit by suit and is, after the first sight of a suit
+pattern, one dict lookup per suit: a suit's nine (honors: seven) counts, as a
+``bytes`` key, map to that suit's readings in absolute kinds.  A real-log corpus
+of 24,000 wins holds only about 3,300 distinct suit patterns, so the tables fill
+quickly, and ``bytes`` keys hash fast and are not tracked by the garbage
+collector (scoring allocates few containers, which keeps collections rare).
 
 >>> from replay_audit.tiles import counts34, parse_tiles
->>> [r for r in hand_readings(tuple(counts34(parse_tiles("111222333m11p"))))]
+>>> [r for r in hand_readings(counts34(parse_tiles("111222333m11p")))]
 [(9, ((1, 0), (1, 1), (1, 2))), (9, ((0, 0), (0, 0), (0, 0)))]
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 from typing import Final
 
-from replay_audit.meld import Meld, MeldKind
 from replay_audit.tiles import NUM_KINDS
 
 RUN: Final = 0
@@ -36,57 +39,13 @@ WAIT_TANKI: Final = "tanki"
 WAIT_KOKUSHI: Final = "kokushi"
 WAIT_KOKUSHI13: Final = "kokushi13"
 
-FORM_REGULAR: Final = "regular"
-FORM_CHIITOITSU: Final = "chiitoitsu"
-FORM_KOKUSHI: Final = "kokushi"
-
 KOKUSHI_KINDS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 SuitSet = tuple[int, int]
 """``(form, kind)`` with form ``RUN`` (kind = lowest tile) or ``TRIPLET``."""
 Reading = tuple[int, tuple[SuitSet, ...]]
-"""``(pair_kind, sets)`` for the concealed part of a regular hand."""
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    """One set of a finished hand.
-
-    ``concealed`` is False for called sets *and* for a triplet completed by a
-    ron (Tenhou scores that as open for fu and for the concealed-triplet
-    yaku); ``called`` is True only for sets from calls, which is what opens a
-    hand and what an open-hand han reduction looks at.
-    """
-
-    form: int
-    kind: int
-    concealed: bool
-    called: bool = False
-
-    @property
-    def is_run(self) -> bool:
-        return self.form == RUN
-
-    @property
-    def is_kan(self) -> bool:
-        return self.form == KAN
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """One reading of a winning hand with the winning tile placed.
-
-    ``groups`` holds all four sets (hand and melds) of a regular hand and is
-    empty for chiitoitsu and kokushi; ``pair`` is the pair kind (-1 when the
-    form has none).  ``wait`` is one of the ``WAIT_*`` names (chiitoitsu
-    always waits tanki).
-    """
-
-    form: str
-    groups: tuple[Group, ...]
-    pair: int
-    wait: str
-    win_kind: int
+"""``(pair_kind, sets)`` for the concealed part of a regular hand (pair -1 = none
+within one suit)."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -94,8 +53,9 @@ def _suit_splits(counts: tuple[int, ...], honors: bool) -> tuple[Reading, ...]:
     """Every split of one suit into sets and at most one pair (pair -1 = none).
 
     Kinds are indices into ``counts``.  Order: the first non-empty kind is
-    taken as a pair, a triplet or the start of a run, so each reading is
-    produced exactly once.
+    taken as a pair, a triplet or the start of a run.  (Four of a kind can
+    yield the same sets in two orders; the scorer keeps the first of equal
+    values, so this only costs a duplicate evaluation.)
     """
     i = 0
     n = len(counts)
@@ -125,62 +85,84 @@ def _suit_splits(counts: tuple[int, ...], honors: bool) -> tuple[Reading, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 14)
-def _suit_readings(part: tuple[int, ...], lo: int) -> tuple[Reading, ...]:
-    """``_suit_splits`` of the suit starting at kind ``lo``, in absolute kinds."""
-    return tuple(
-        (p + lo if p >= 0 else -1, tuple((f, k + lo) for f, k in sets))
-        for p, sets in _suit_splits(part, lo == 27)
-    )
+_SUIT_TABLES: Final[tuple[dict[bytes, tuple[Reading, ...]], ...]] = ({}, {}, {}, {})
+"""Per suit (man, pin, sou, honors): counts as ``bytes`` -> readings in absolute kinds."""
+
+_SUIT_SPANS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
+_EMPTY: Final = (bytes(9), bytes(9), bytes(9), bytes(7))
 
 
-@lru_cache(maxsize=1 << 16)
-def hand_readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
-    """All regular readings (one pair + sets) of a 3n+2 count tuple, kinds 0-33."""
+def _suit_readings(suit: int, key: bytes) -> tuple[Reading, ...]:
+    """Readings of one suit's counts ``key`` in absolute kinds, filled on first sight."""
+    table = _SUIT_TABLES[suit]
+    got = table.get(key)
+    if got is None:
+        lo = 9 * suit
+        got = tuple(
+            (p + lo if p >= 0 else -1, tuple((f, k + lo) for f, k in sets))
+            for p, sets in _suit_splits(tuple(key), suit == 3)
+        )
+        table[key] = got
+    return got
+
+
+def clear_caches() -> None:
+    """Forget every suit pattern seen (benchmarks time a cold start with this)."""
+    for table in _SUIT_TABLES:
+        table.clear()
+    _suit_splits.cache_clear()
+
+
+def hand_readings(counts: Sequence[int]) -> tuple[Reading, ...]:
+    """All regular readings (one pair + sets) of a 3n+2 count sequence, kinds 0-33.
+
+    Readings come in a fixed order (suits in order, each suit's splits in
+    ``_suit_splits`` order), which keeps the scorer's tie-breaks deterministic.
+    """
     if sum(counts) % 3 != 2:
         return ()
+    raw = bytes(counts)
     per_suit: list[tuple[Reading, ...]] = []
-    sets: list[SuitSet]
-    for lo in (0, 9, 18, 27):
-        part = counts[lo : lo + 9]
-        if not any(part):
+    single = True
+    for suit in (0, 1, 2, 3):
+        lo, hi = _SUIT_SPANS[suit]
+        key = raw[lo:hi]
+        if key == _EMPTY[suit]:
             continue
-        splits = _suit_readings(part, lo)
+        splits = _suit_readings(suit, key)
         if not splits:
             return ()
+        if len(splits) > 1:
+            single = False
         per_suit.append(splits)
-    if all(len(s) == 1 for s in per_suit):
-        pair = -1
-        sets = []
-        for ((p, ss),) in per_suit:
-            if p >= 0:
-                if pair >= 0:
-                    return ()
-                pair = p
-            sets.extend(ss)
-        return ((pair, tuple(sets)),) if pair >= 0 else ()
+    if single:
+        return _combine([s[0] for s in per_suit])
     out: list[Reading] = []
     for combo in product(*per_suit):
-        pair = -1
-        sets = []
-        for p, ss in combo:
-            if p >= 0:
-                if pair >= 0:
-                    break
-                pair = p
-            sets.extend(ss)
-        else:
-            if pair >= 0:
-                out.append((pair, tuple(sets)))
+        out.extend(_combine(combo))
     return tuple(out)
 
 
-def is_chiitoitsu_counts(counts: tuple[int, ...]) -> bool:
+def _combine(parts: Sequence[Reading]) -> tuple[Reading, ...]:
+    """One reading from one split per suit, or none when the pair count is not one."""
+    pair = -1
+    sets: tuple[SuitSet, ...] = ()
+    for p, ss in parts:
+        if p >= 0:
+            if pair >= 0:
+                return ()
+            pair = p
+        sets += ss
+    return ((pair, sets),) if pair >= 0 else ()
+
+
+def is_chiitoitsu_counts(counts: Sequence[int]) -> bool:
     """Seven distinct pairs (Tenhou does not read four of a kind as two pairs)."""
     return counts.count(2) == 7 and sum(counts) == 14
 
 
-def is_kokushi_counts(counts: tuple[int, ...]) -> bool:
+def is_kokushi_counts(counts: Sequence[int]) -> bool:
+    """Thirteen orphans: every terminal and honor, one of them twice."""
     if not counts[0] or not counts[33] or sum(counts) != 14:
         return False
     if any(counts[k] == 0 for k in KOKUSHI_KINDS):
@@ -190,23 +172,8 @@ def is_kokushi_counts(counts: tuple[int, ...]) -> bool:
     )
 
 
-@lru_cache(maxsize=1 << 12)
-def meld_group(meld: Meld) -> Group | None:
-    """The set a call makes (None for kita, which is not a set)."""
-    kinds = meld.kinds
-    match meld.kind:
-        case MeldKind.CHI:
-            return Group(RUN, min(kinds), False, True)
-        case MeldKind.PON:
-            return Group(TRIPLET, kinds[0], False, True)
-        case MeldKind.DAIMINKAN | MeldKind.KAKAN:
-            return Group(KAN, kinds[0], False, True)
-        case MeldKind.ANKAN:
-            return Group(KAN, kinds[0], True, False)
-    return None
-
-
-def _run_wait(start: int, win: int) -> str:
+def run_wait(start: int, win: int) -> str:
+    """The wait of a run starting at ``start`` completed by kind ``win``."""
     if win == start + 1:
         return WAIT_KANCHAN
     if win == start and start % 9 == 6:
@@ -214,42 +181,3 @@ def _run_wait(start: int, win: int) -> str:
     if win == start + 2 and start % 9 == 0:
         return WAIT_PENCHAN
     return WAIT_RYANMEN
-
-
-_CONCEALED: Final = {(f, k): Group(f, k, True) for f in (RUN, TRIPLET) for k in range(NUM_KINDS)}
-_RON_TRIPLET: Final = {k: Group(TRIPLET, k, False) for k in range(NUM_KINDS)}
-
-
-def shapes(
-    counts: tuple[int, ...], win_kind: int, meld_groups: tuple[Group, ...], tsumo: bool
-) -> list[Shape]:
-    """Every reading of the concealed ``counts`` (winning tile included) with the
-    winning tile placed in each set it can belong to; empty when not complete."""
-    out: list[Shape] = []
-    if not meld_groups:
-        if is_kokushi_counts(counts):
-            wait = WAIT_KOKUSHI13 if counts[win_kind] == 2 else WAIT_KOKUSHI
-            return [Shape(FORM_KOKUSHI, (), -1, wait, win_kind)]
-        if is_chiitoitsu_counts(counts):
-            out.append(Shape(FORM_CHIITOITSU, (), -1, WAIT_TANKI, win_kind))
-    for pair, sets in hand_readings(counts):
-        base = tuple(_CONCEALED[s] for s in sets) + meld_groups
-        if pair == win_kind:
-            out.append(Shape(FORM_REGULAR, base, pair, WAIT_TANKI, win_kind))
-        last: tuple[int, int] | None = None
-        for i, fk in enumerate(sets):
-            if fk == last:
-                continue
-            f, k = fk
-            if f == TRIPLET:
-                if k != win_kind:
-                    continue
-                last = fk
-                groups = base
-                if not tsumo:
-                    groups = (*base[:i], _RON_TRIPLET[k], *base[i + 1 :])
-                out.append(Shape(FORM_REGULAR, groups, pair, WAIT_SHANPON, win_kind))
-            elif k <= win_kind <= k + 2:
-                last = fk
-                out.append(Shape(FORM_REGULAR, base, pair, _run_wait(k, win_kind), win_kind))
-    return out

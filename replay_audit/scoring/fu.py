@@ -13,67 +13,89 @@ be explained the way a player counts it (``20 base + 2 tsumo + 4 + 8 = 34 ->
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final
+
 from replay_audit.rules import RuleSet
-from replay_audit.scoring.context import WinContext
-from replay_audit.scoring.decompose import (
-    FORM_CHIITOITSU,
-    FORM_KOKUSHI,
-    KAN,
-    RUN,
-    WAIT_KANCHAN,
-    WAIT_PENCHAN,
-    WAIT_TANKI,
-    Shape,
-)
+from replay_audit.scoring.decompose import KAN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI
 from replay_audit.tiles import DRAGONS, KIND_NAMES, TERMINALS_AND_HONORS
 
 FuItems = tuple[tuple[str, int], ...]
 
+CHIITOITSU_ITEMS: Final[FuItems] = (("chiitoitsu", 25),)
+"""Chiitoitsu is a flat 25 fu, never rounded."""
 
-def fu_items(shape: Shape, ctx: WinContext, rules: RuleSet, closed: bool, pinfu: bool) -> FuItems:
-    """The fu items of ``shape``; ``pinfu`` says the reading scores pinfu (its
-    tsumo stays at 20 fu).  Kokushi has no fu (Tenhou logs 0)."""
-    if shape.form == FORM_KOKUSHI:
-        return ()
-    if shape.form == FORM_CHIITOITSU:
-        return (("chiitoitsu", 25),)
+PonSet = tuple[int, int, bool]
+"""``(form, kind, concealed)`` of a triplet or kan (``form`` ``TRIPLET`` or ``KAN``)."""
+
+_WAIT_LABELS: Final = {w: f"{w} wait" for w in (WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI)}
+_LABELS: Final = {
+    (form, concealed): f"{'closed' if concealed else 'open'} {'kan' if form == KAN else 'triplet'}"
+    for form in (1, KAN)
+    for concealed in (False, True)
+}
+
+
+def set_fu(form: int, kind: int, concealed: bool) -> int:
+    """Fu of one triplet or kan: 2, doubled for a terminal or honor, doubled when
+    concealed, times four for a kan."""
+    fu = 4 if kind in TERMINALS_AND_HONORS else 2
+    if concealed:
+        fu *= 2
+    if form == KAN:
+        fu *= 4
+    return fu
+
+
+def pair_fu(pair: int, seat_kind: int, round_kind: int, rules: RuleSet) -> int:
+    """Fu of the pair: dragons and the winner's seat or round wind (both: the rules'
+    double-wind value)."""
+    if pair in DRAGONS:
+        return 2
+    if pair == seat_kind and pair == round_kind:
+        return rules.double_wind_fu
+    if pair in (seat_kind, round_kind):
+        return 2
+    return 0
+
+
+def fu_items(
+    pair: int,
+    pon_sets: Sequence[PonSet],
+    wait: str,
+    tsumo: bool,
+    rinshan: bool,
+    seat_kind: int,
+    round_kind: int,
+    rules: RuleSet,
+    closed: bool,
+    pinfu: bool,
+) -> FuItems:
+    """The fu items of one regular reading, in the order a player counts them.
+
+    ``pon_sets`` are its triplets and kans, concealed part first, then calls;
+    ``pinfu`` says the reading scores pinfu (its tsumo stays at 20 fu).  An open
+    hand with nothing but the base gets the rules' open-pinfu value.
+    (Chiitoitsu is ``CHIITOITSU_ITEMS``; kokushi has no fu, Tenhou logs 0.)
+    """
     items: list[tuple[str, int]] = [("base", 20)]
-    if closed and not ctx.tsumo:
+    if closed and not tsumo:
         items.append(("menzen ron", 10))
-    if ctx.tsumo and not pinfu:
-        items.append(("tsumo", rules.rinshan_tsumo_fu if ctx.rinshan else 2))
-    if shape.wait in (WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI):
-        items.append((f"{shape.wait} wait", 2))
-    pair_fu = _pair_fu(shape.pair, ctx, rules)
-    if pair_fu:
-        items.append((f"pair {KIND_NAMES[shape.pair]}", pair_fu))
-    for g in shape.groups:
-        if g.form == RUN:
-            continue
-        fu = 2
-        if g.kind in TERMINALS_AND_HONORS:
-            fu *= 2
-        if g.concealed:
-            fu *= 2
-        if g.form == KAN:
-            fu *= 4
-        label = f"{'closed' if g.concealed else 'open'} {'kan' if g.form == KAN else 'triplet'}"
-        items.append((f"{label} {KIND_NAMES[g.kind]}", fu))
+    if tsumo and not pinfu:
+        items.append(("tsumo", rules.rinshan_tsumo_fu if rinshan else 2))
+    label = _WAIT_LABELS.get(wait)
+    if label is not None:
+        items.append((label, 2))
+    fu = pair_fu(pair, seat_kind, round_kind, rules)
+    if fu:
+        items.append((f"pair {KIND_NAMES[pair]}", fu))
+    for form, kind, concealed in pon_sets:
+        items.append(
+            (f"{_LABELS[form, concealed]} {KIND_NAMES[kind]}", set_fu(form, kind, concealed))
+        )
     if not closed and len(items) == 1:
         items.append(("open pinfu shape", rules.open_pinfu_fu - 20))
     return tuple(items)
-
-
-def _pair_fu(pair: int, ctx: WinContext, rules: RuleSet) -> int:
-    if pair in DRAGONS:
-        return 2
-    seat = 27 + ctx.seat_wind
-    rnd = 27 + ctx.round_wind
-    if pair == seat and pair == rnd:
-        return rules.double_wind_fu
-    if pair in (seat, rnd):
-        return 2
-    return 0
 
 
 def total_fu(items: FuItems) -> int:

@@ -21,20 +21,49 @@ and ``RuleSet`` alone, so the auditor can hold it against the log.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import RuleSet
 from replay_audit.scoring.context import WinContext, WinValue
-from replay_audit.scoring.decompose import RUN, Group, Shape, meld_group, shapes
-from replay_audit.scoring.fu import fu_items, total_fu
-from replay_audit.scoring.points import base_points, pay
+from replay_audit.scoring.decompose import (
+    KAN,
+    RUN,
+    TRIPLET,
+    WAIT_SHANPON,
+    WAIT_TANKI,
+    hand_readings,
+    is_chiitoitsu_counts,
+    is_kokushi_counts,
+    run_wait,
+)
+from replay_audit.scoring.fu import CHIITOITSU_ITEMS, FuItems, PonSet, fu_items, total_fu
+from replay_audit.scoring.points import hand_value
 from replay_audit.scoring.toutenkou import toutenkou_dora_of, toutenkou_points
-from replay_audit.scoring.yaku import AKA, DORA, URA, find_yaku, hand_traits, yakuman_count
+from replay_audit.scoring.yaku import (
+    AKA,
+    DORA,
+    M_HONORS,
+    URA,
+    chuuren,
+    hand_yaku,
+    set_yaku,
+    yakuman_count,
+)
 from replay_audit.tiles import NUM_KINDS, RED_FIVES, dora_of, parse_tiles
 
 NOT_COMPLETE = "not_complete"
 NO_YAKU = "no_yaku"
+
+Candidate = tuple[list[tuple[int, int]], list[int], FuItems]
+"""One way to score the hand: regular yaku ``(id, han)`` sorted by id (empty on a
+yakuman hand), yakuman ids sorted, and the fu items."""
+
+_DORA_NEXT: Final = (
+    tuple(dora_of(k, 4) for k in range(NUM_KINDS)),
+    tuple(dora_of(k, 3) for k in range(NUM_KINDS)),
+)
+"""Indicator kind -> dora kind, four-player and three-player."""
 
 
 def _error(code: str) -> WinValue:
@@ -56,32 +85,42 @@ def count_dora(
         counts = [0] * NUM_KINDS
         for t in ctx.tiles:
             counts[t >> 2] += 1
-    else:
-        counts = list(counts)
-    aka = 0
     use_aka = rules.aka > 0
+    aka = 0
     if use_aka:
-        aka = len(RED_FIVES.intersection(ctx.tiles))
-    for m in ctx.melds:
-        for t in m.tiles:
-            counts[t >> 2] += 1
-            if use_aka and t in RED_FIVES:
-                aka += 1
-    players = ctx.players
-    dora = ctx.kita
+        tiles = ctx.tiles
+        aka = (16 in tiles) + (52 in tiles) + (88 in tiles)
+    kita = 0
+    if ctx.melds:
+        counts = list(counts)
+        for m in ctx.melds:
+            if m.kind == MeldKind.KITA:
+                kita += 1
+            for t in m.tiles:
+                counts[t >> 2] += 1
+                if use_aka and t in RED_FIVES:
+                    aka += 1
+    following = _DORA_NEXT[ctx.players == 3]
+    dora = kita
     for t in ctx.dora_indicators:
-        dora += counts[dora_of(t >> 2, players)]
+        dora += counts[following[t >> 2]]
     ura = 0
     if ctx.riichi or ctx.double_riichi:
         for t in ctx.ura_indicators:
-            ura += counts[dora_of(t >> 2, players)]
+            ura += counts[following[t >> 2]]
     return dora, ura, aka
 
 
-def _readings(ctx: WinContext) -> tuple[list[int], list[Shape], Any, bool] | None:
-    """What every scoring mode starts from: the concealed counts, every reading of
-    the hand with the winning tile placed, the reading-independent traits, and
-    whether the hand is closed.  ``None`` when the tiles do not form a win."""
+def _candidates(ctx: WinContext, rules: RuleSet) -> tuple[list[int], list[Candidate], bool] | None:
+    """What every scoring mode starts from: the concealed kind counts, every
+    candidate (each reading with the winning tile placed in each set it can
+    complete), and whether the hand is closed.  ``None`` when the tiles do not
+    form a win.
+
+    Calls are read once here into run starts and ``PonSet`` values; the
+    reading-independent yaku (``hand_yaku``) are found once and shared by every
+    candidate, so the per-reading work is only what a reading changes.
+    """
     counts = [0] * NUM_KINDS
     mask = 0
     for t in ctx.tiles:
@@ -89,22 +128,110 @@ def _readings(ctx: WinContext) -> tuple[list[int], list[Shape], Any, bool] | Non
         counts[k] += 1
         mask |= 1 << k
     win_kind = ctx.win_tile >> 2
-    groups: list[Group] = []
+    meld_runs: list[int] = []
+    meld_pons: list[PonSet] = []
+    kans = ankans = 0
     closed = True
     for m in ctx.melds:
-        g = meld_group(m)
-        if g is not None:
-            groups.append(g)
-            closed = closed and not g.called
-            mask |= (7 << g.kind) if g.form == RUN else (1 << g.kind)
-    meld_groups = tuple(groups)
-    if len(ctx.tiles) + 3 * len(meld_groups) != 14 or counts[win_kind] == 0:
+        mk = m.kind
+        if mk == MeldKind.KITA:
+            continue
+        if mk == MeldKind.CHI:
+            k = min(m.tiles) >> 2
+            meld_runs.append(k)
+            mask |= 7 << k
+            closed = False
+            continue
+        k = m.tiles[0] >> 2
+        mask |= 1 << k
+        if mk == MeldKind.PON:
+            meld_pons.append((TRIPLET, k, False))
+            closed = False
+        elif mk == MeldKind.ANKAN:
+            meld_pons.append((KAN, k, True))
+            kans += 1
+            ankans += 1
+        else:
+            meld_pons.append((KAN, k, False))
+            kans += 1
+            closed = False
+    n_calls = len(meld_runs) + len(meld_pons)
+    if len(ctx.tiles) + 3 * n_calls != 14 or counts[win_kind] == 0:
         return None
-    counts_t = tuple(counts)
-    readings = shapes(counts_t, win_kind, meld_groups, ctx.tsumo)
+    hand_list, hand_ym = hand_yaku(ctx, rules, mask, closed)
+    out: list[Candidate] = []
+    if not n_calls:
+        if is_kokushi_counts(counts):
+            ym = sorted([*hand_ym, 48 if counts[win_kind] == 2 else 47])
+            return counts, [([], ym, ())], closed
+        if is_chiitoitsu_counts(counts):
+            if hand_ym:
+                out.append(([], sorted(hand_ym), CHIITOITSU_ITEMS))
+            else:
+                out.append((sorted([*hand_list, (22, 2)]), [], CHIITOITSU_ITEMS))
+    readings = hand_readings(counts)
     if not readings:
-        return None
-    return counts, readings, hand_traits(mask, counts_t, win_kind, not ctx.melds), closed
+        return (counts, out, closed) if out else None
+
+    tsumo = ctx.tsumo
+    rinshan = ctx.rinshan
+    seat_kind = 27 + (ctx.seat - ctx.dealer) % ctx.players
+    round_kind = 27 + ctx.round_wind
+    has_honor = bool(mask & M_HONORS)
+    chuuren_id = 0 if ctx.melds else chuuren(counts, win_kind, mask)
+    meld_pon_kinds = [k for _, k, _ in meld_pons]
+    for pair, sets in readings:
+        runs = [k for f, k in sets if f == RUN]
+        runs += meld_runs
+        pons = [k for f, k in sets if f != RUN]
+        n_concealed = len(pons) + ankans
+        pons += meld_pon_kinds
+        # Each placement of the winning tile: (wait, index of a ron-completed triplet).
+        placements: list[tuple[str, int]] = []
+        if pair == win_kind:
+            placements.append((WAIT_TANKI, -1))
+        last: tuple[int, int] | None = None
+        for i, fk in enumerate(sets):
+            if fk == last:
+                continue
+            f, k = fk
+            if f == TRIPLET:
+                if k != win_kind:
+                    continue
+                last = fk
+                placements.append((WAIT_SHANPON, -1 if tsumo else i))
+            elif k <= win_kind <= k + 2:
+                last = fk
+                placements.append((run_wait(k, win_kind), -1))
+        for wait, ron_at in placements:
+            yaku, ym = set_yaku(
+                pair,
+                runs,
+                pons,
+                kans,
+                n_concealed - (ron_at >= 0),
+                wait,
+                seat_kind,
+                round_kind,
+                closed,
+                has_honor,
+            )
+            if chuuren_id:
+                ym.append(chuuren_id)
+            pinfu = False
+            if hand_ym or ym:
+                yaku = []
+                ym = sorted(hand_ym + ym)
+            else:
+                pinfu = (7, 1) in yaku
+                yaku = sorted(hand_list + yaku)
+            pon_sets = [(f, k, i != ron_at) for i, (f, k) in enumerate(sets) if f == TRIPLET]
+            pon_sets += meld_pons
+            items = fu_items(
+                pair, pon_sets, wait, tsumo, rinshan, seat_kind, round_kind, rules, closed, pinfu
+            )
+            out.append((yaku, ym, items))
+    return counts, out, closed
 
 
 def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
@@ -113,26 +240,27 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     count points instead of han and fu (``score_toutenkou``)."""
     if rules.scoring == "toutenkou":
         return score_toutenkou(ctx, rules)
-    prepared = _readings(ctx)
+    prepared = _candidates(ctx, rules)
     if prepared is None:
         return _error(NOT_COMPLETE)
-    counts, readings, traits, closed = prepared
+    counts, candidates, _ = prepared
     dora_han: tuple[int, int, int] | None = None
     riichi = ctx.riichi or ctx.double_riichi
     dealer = ctx.seat == ctx.dealer
+    tsumo = ctx.tsumo
 
     best: tuple[Any, ...] | None = None
     best_key: tuple[int, int, int, int, int] = (-1, -1, -1, -1, -1)
-    tsumo = ctx.tsumo
-    for shape in readings:
-        yaku, ym = find_yaku(shape, ctx, rules, traits, closed)
-        items = fu_items(shape, ctx, rules, closed, (7, 1) in yaku)
+    for yaku, ym, items in candidates:
+        raw = 0
+        for _, f in items:
+            raw += f
         fu = total_fu(items)
         if ym:
             ids = tuple(ym)
             count = yakuman_count(ids, rules)
             han = 13 * count
-            base, limit = base_points(0, fu, count, rules)
+            base, limit, payment = hand_value(0, fu, count, dealer, tsumo, rules)
             full: tuple[tuple[int, int], ...] = ()
             real = 1
         else:
@@ -144,19 +272,19 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
             han = dora + ura + aka
             for _, h in yaku:
                 han += h
+            extra: list[tuple[int, int]] = []
             if dora:
-                yaku.append((DORA, dora))
+                extra.append((DORA, dora))
             if aka:
-                yaku.append((AKA, aka))
+                extra.append((AKA, aka))
             if riichi:
-                yaku.append((URA, ura))
-            full = tuple(yaku)
+                extra.append((URA, ura))
+            full = (*yaku, *extra)
             ids = ()
             count = 0
-            base, limit = base_points(han, fu, 0, rules)
+            base, limit, payment = hand_value(han, fu, 0, dealer, tsumo, rules)
             real = 0
-        payment = pay(base, dealer, tsumo, rules)
-        key = (payment.total, real, han, fu, sum(f for _, f in items))
+        key = (payment.total, real, han, fu, raw)
         if key > best_key:
             best_key = key
             best = (han, fu, payment, limit, full, ids, count, base, items)
@@ -239,13 +367,12 @@ def score_toutenkou(ctx: WinContext, rules: RuleSet) -> WinValue:
     >>> v.error, v.han, v.points
     ('no_yaku', 0, 0)
     """
-    prepared = _readings(ctx)
+    prepared = _candidates(ctx, rules)
     if prepared is None:
         return _error(NOT_COMPLETE)
-    counts, readings, traits, closed = prepared
+    counts, candidates, closed = prepared
     best: tuple[int, int, list[tuple[int, int]], list[int]] | None = None
-    for shape in readings:
-        yaku, ym = find_yaku(shape, ctx, rules, traits, closed)
+    for yaku, ym, _ in candidates:
         if not yaku and not ym:
             continue
         key = (len(ym), sum(h for _, h in yaku))

@@ -5,9 +5,11 @@ computed list compares directly with a log.  ``YAKU`` is the one table other
 modules use (the JSON parser maps ``name_ja`` strings to ids with it).
 
 Detection is split in two because most facts do not depend on the reading:
-``hand_traits`` looks once at which kinds the whole hand holds (tanyao, flushes,
-all-honors ...), and ``find_yaku`` adds what depends on one ``Shape`` (sets,
-pair, wait) and on the situation in the ``WinContext``.
+``hand_yaku`` looks once per hand at the situation (riichi, tsumo ...) and at
+which kinds the whole hand holds, as one bit mask (tanyao, flushes, all-honors
+...); ``set_yaku`` adds what depends on one reading (sets, pair, wait).  Both
+work on plain ints and lists, so scoring a reading builds no objects but its
+yaku list.
 
 >>> YAKU[26].name, YAKU[26].han_open, YAKU[35].name_ja
 ('sanshoku doukou', 2, '清一色')
@@ -17,23 +19,13 @@ pair, wait) and on the situation in the ``WinContext``.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from replay_audit.rules import DOUBLE_YAKUMAN_PATTERNS, RuleSet
 from replay_audit.scoring.context import WinContext
-from replay_audit.scoring.decompose import (
-    FORM_CHIITOITSU,
-    FORM_KOKUSHI,
-    KAN,
-    RUN,
-    WAIT_KOKUSHI13,
-    WAIT_RYANMEN,
-    WAIT_TANKI,
-    Shape,
-)
+from replay_audit.scoring.decompose import WAIT_RYANMEN, WAIT_TANKI
 from replay_audit.tiles import DRAGONS, HONORS, TERMINALS, TERMINALS_AND_HONORS, WINDS
 
 
@@ -135,71 +127,25 @@ _GREEN: Final = frozenset({19, 20, 21, 23, 25, 32})
 """2s 3s 4s 6s 8s and hatsu."""
 
 
-@dataclass(frozen=True, slots=True)
-class HandTraits:
-    """Facts about the whole hand that do not depend on how it is read."""
-
-    all_simples: bool
-    all_honors: bool
-    all_terminals: bool
-    all_terminals_or_honors: bool
-    all_green: bool
-    suits: int
-    """How many of man/pin/sou appear."""
-    has_honor: bool
-    chuuren: int
-    """0 none, 45 chuuren, 46 junsei chuuren."""
-
-
-def _mask(kinds: frozenset[int]) -> int:
-    out = 0
-    for k in kinds:
-        out |= 1 << k
-    return out
-
-
-_M_TERMINALS_HONORS: Final = _mask(TERMINALS_AND_HONORS)
-_M_HONORS: Final = _mask(HONORS)
-_M_TERMINALS: Final = _mask(TERMINALS)
-_M_GREEN: Final = _mask(_GREEN)
-_M_SUITS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
-
-
 def kind_mask(kinds: Iterable[int]) -> int:
-    """Bit ``k`` set for every kind present: the hand-level traits are mask tests."""
+    """Bit ``k`` set for every kind present: the hand-level yaku are mask tests."""
     out = 0
     for k in kinds:
         out |= 1 << k
     return out
 
 
-def hand_traits(mask: int, concealed: tuple[int, ...], win_kind: int, no_melds: bool) -> HandTraits:
-    """Traits from the kinds of every tile (hand and melds, as a ``kind_mask``) and,
-    for chuuren, the concealed counts (chuuren needs a hand with no call at all,
-    not even an ankan)."""
-    traits = _mask_traits(mask)
-    if no_melds and traits.suits == 1 and not traits.has_honor:
-        lo = 9 * next(i for i, m in enumerate(_M_SUITS) if mask & m)
-        c = concealed[lo : lo + 9]
-        if c[0] >= 3 and c[8] >= 3 and all(c[i] >= 1 for i in range(1, 8)):
-            rest = list(c)
-            rest[win_kind - lo] -= 1
-            chuuren = 46 if rest == [3, 1, 1, 1, 1, 1, 1, 1, 3] else 45
-            return dataclasses.replace(traits, chuuren=chuuren)
-    return traits
-
-
-def _mask_traits(mask: int) -> HandTraits:
-    return HandTraits(
-        all_simples=not mask & _M_TERMINALS_HONORS,
-        all_honors=not mask & ~_M_HONORS,
-        all_terminals=not mask & ~_M_TERMINALS,
-        all_terminals_or_honors=not mask & ~_M_TERMINALS_HONORS,
-        all_green=not mask & ~_M_GREEN,
-        suits=sum(1 for m in _M_SUITS if mask & m),
-        has_honor=bool(mask & _M_HONORS),
-        chuuren=0,
-    )
+M_TERMINALS_HONORS: Final = kind_mask(TERMINALS_AND_HONORS)
+M_HONORS: Final = kind_mask(HONORS)
+_M_TERMINALS: Final = kind_mask(TERMINALS)
+_M_GREEN: Final = kind_mask(_GREEN)
+_M_SUITS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
+_M_DRAGONS: Final = kind_mask(DRAGONS)
+_M_WINDS: Final = kind_mask(WINDS)
+_OUTSIDE_RUN: Final = frozenset(k for k in range(27) if k % 9 in (0, 6))
+"""Run starts whose run holds a terminal (123 and 789)."""
+_ITTSU: Final = (0b1001001, 0b1001001 << 9, 0b1001001 << 18)
+"""Run-start bits of 123-456-789 in each suit."""
 
 
 def yakuman_count(ids: tuple[int, ...], rules: RuleSet) -> int:
@@ -218,18 +164,22 @@ def yakuman_count(ids: tuple[int, ...], rules: RuleSet) -> int:
     return len(ids)
 
 
-def _han(yid: int, closed: bool) -> int:
-    info = YAKU[yid]
-    return info.han_closed if closed else info.han_open
-
-
-def find_yaku(
-    shape: Shape, ctx: WinContext, rules: RuleSet, traits: HandTraits, closed: bool
+def hand_yaku(
+    ctx: WinContext, rules: RuleSet, mask: int, closed: bool
 ) -> tuple[list[tuple[int, int]], list[int]]:
-    """Regular yaku ``(id, han)`` (without dora) and yakuman ids of one reading.
+    """Yaku ``(id, han)`` and yakuman ids that every reading of the hand shares.
 
-    When any yakuman is found the regular list is returned empty: Tenhou drops
-    regular yaku on a yakuman hand.
+    ``mask`` is the ``kind_mask`` of every tile (hand and calls).  These are the
+    situational yaku (riichi, menzen tsumo, ippatsu ...) and the ones decided by
+    which kinds the hand holds (tanyao, honroutou, flushes; all-honors, all-green
+    and all-terminals yakuman).  Computed once per hand, not once per reading.
+
+    >>> from replay_audit.rules import TENHOU_4P
+    >>> from replay_audit.tiles import parse_tiles
+    >>> ctx = WinContext(tiles=(), melds=(), win_tile=0, tsumo=True, seat=0, dealer=0,
+    ...                  riichi=True)
+    >>> hand_yaku(ctx, TENHOU_4P, kind_mask(t >> 2 for t in parse_tiles("234567m")), True)
+    ([(0, 1), (1, 1), (8, 1), (35, 6)], [])
     """
     yakuman: list[int] = []
     if ctx.tenhou:
@@ -238,28 +188,14 @@ def find_yaku(
         yakuman.append(38)
     if ctx.renhou and rules.renhou == "yakuman":
         yakuman.append(36)
-    if traits.all_honors:
+    if not mask & ~M_HONORS:
         yakuman.append(42)
-    if traits.all_green:
+    if not mask & ~_M_GREEN:
         yakuman.append(43)
-    if traits.all_terminals:
+    if not mask & ~_M_TERMINALS:
         yakuman.append(44)
 
-    if shape.form == FORM_KOKUSHI:
-        yakuman.append(48 if shape.wait == WAIT_KOKUSHI13 else 47)
-        return [], sorted(yakuman)
-
     yaku: list[tuple[int, int]] = []
-    if shape.form == FORM_CHIITOITSU:
-        if yakuman:
-            return [], sorted(yakuman)
-        yaku.append((22, 2))
-    else:
-        _regular_yaku(shape, ctx, traits, closed, yaku, yakuman)
-        if yakuman:
-            return [], sorted(yakuman)
-
-    # situational yaku
     if closed and ctx.tsumo:
         yaku.append((0, 1))
     if ctx.double_riichi:
@@ -278,117 +214,136 @@ def find_yaku(
         yaku.append((6, 1))
     if ctx.renhou and rules.renhou == "mangan":
         yaku.append((36, 5))
-    # tile-set yaku
-    if traits.all_simples and (closed or rules.kuitan):
-        yaku.append((8, 1))
-    if traits.all_terminals_or_honors and not traits.all_terminals:
+    if not mask & M_TERMINALS_HONORS:
+        if closed or rules.kuitan:
+            yaku.append((8, 1))
+    elif not mask & ~M_TERMINALS_HONORS and mask & ~_M_TERMINALS:
         yaku.append((31, 2))
-    if traits.suits == 1:
-        if traits.has_honor:
-            yaku.append((34, _han(34, closed)))
+    suits = (mask & 0x1FF != 0) + (mask & (0x1FF << 9) != 0) + (mask & (0x1FF << 18) != 0)
+    if suits == 1:
+        if mask & M_HONORS:
+            yaku.append((34, 3 if closed else 2))
         else:
-            yaku.append((35, _han(35, closed)))
-    yaku.sort()
-    return yaku, []
+            yaku.append((35, 6 if closed else 5))
+    return yaku, yakuman
 
 
-def _regular_yaku(
-    shape: Shape,
-    ctx: WinContext,
-    traits: HandTraits,
+def chuuren(concealed: Sequence[int], win_kind: int, mask: int) -> int:
+    """0, or 45 (chuuren poutou) / 46 (junsei, the nine-sided wait) for a hand with
+    no call at all (not even an ankan) whose ``mask`` is one suit.
+    ``concealed`` holds the 34 kind counts with the winning tile."""
+    lo = 0 if mask & 0x1FF else 9 if mask & (0x1FF << 9) else 18
+    if mask & ~_M_SUITS[lo // 9]:
+        return 0
+    c = concealed[lo : lo + 9]
+    if c[0] < 3 or c[8] < 3 or not all(c[i] for i in range(1, 8)):
+        return 0
+    rest = list(c)
+    rest[win_kind - lo] -= 1
+    return 46 if rest == [3, 1, 1, 1, 1, 1, 1, 1, 3] else 45
+
+
+def set_yaku(
+    pair: int,
+    runs: list[int],
+    pons: list[int],
+    kans: int,
+    concealed_pons: int,
+    wait: str,
+    seat_kind: int,
+    round_kind: int,
     closed: bool,
-    yaku: list[tuple[int, int]],
-    yakuman: list[int],
-) -> None:
-    """Yaku that depend on the sets and pair of a regular reading."""
-    groups = shape.groups
-    pair = shape.pair
-    seat_wind = 27 + ctx.seat_wind
-    round_wind = 27 + ctx.round_wind
-    runs: list[int] = []
-    pons: list[int] = []
-    kans = 0
-    concealed_pons = 0
-    for g in groups:
-        if g.form == RUN:
-            runs.append(g.kind)
-        else:
-            pons.append(g.kind)
-            if g.form == KAN:
-                kans += 1
-            if g.concealed:
-                concealed_pons += 1
+    has_honor: bool,
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """Yaku and yakuman of one regular reading that depend on its sets and wait.
 
-    # yakuman
-    dragons = sum(1 for k in pons if k in DRAGONS)
-    winds = sum(1 for k in pons if k in WINDS)
+    ``runs`` are the start kinds of every run and ``pons`` the kinds of every
+    triplet or kan (concealed and called); ``concealed_pons`` counts the
+    concealed ones (a triplet completed by ron is not); ``kans`` counts kans.
+    ``seat_kind``/``round_kind`` are the winner's wind kinds (27-30).
+    Yakuman found here make the regular list empty.
+
+    >>> set_yaku(0, [1, 10, 19], [31], 0, 1, "ryanmen", 27, 27, False, True)
+    ([(18, 1), (25, 1)], [])
+    """
+    yaku: list[tuple[int, int]] = []
+    yakuman: list[int] = []
+    pon_bits = 0
+    for k in pons:
+        pon_bits |= 1 << k
+    dragons = (pon_bits & _M_DRAGONS).bit_count()
+    winds = (pon_bits & _M_WINDS).bit_count()
     if dragons == 3:
         yakuman.append(39)
     if concealed_pons == 4:
-        yakuman.append(41 if shape.wait == WAIT_TANKI else 40)
+        yakuman.append(41 if wait == WAIT_TANKI else 40)
     if winds == 4:
         yakuman.append(49)
     elif winds == 3 and pair in WINDS:
         yakuman.append(50)
     if kans == 4:
         yakuman.append(51)
-    if traits.chuuren:
-        yakuman.append(traits.chuuren)
     if yakuman:
-        return
+        return yaku, yakuman
 
-    if (
-        closed
-        and not pons
-        and shape.wait == WAIT_RYANMEN
-        and pair not in DRAGONS
-        and pair != seat_wind
-        and pair != round_wind
-    ):
-        yaku.append((7, 1))
-    if closed and len(runs) >= 2:
-        seen: dict[int, int] = {}
-        for k in runs:
-            seen[k] = seen.get(k, 0) + 1
-        peiko = sum(c // 2 for c in seen.values())
-        if peiko >= 2:
-            yaku.append((32, 3))
-        elif peiko == 1:
-            yaku.append((9, 1))
-    for k in pons:
-        if k == seat_wind:
-            yaku.append((10 + k - 27, 1))
-        if k == round_wind:
-            yaku.append((14 + k - 27, 1))
-        if k in DRAGONS:
-            yaku.append((18 + k - 31, 1))
+    if closed:
+        if (
+            not pons
+            and wait == WAIT_RYANMEN
+            and pair not in DRAGONS
+            and pair != seat_kind
+            and pair != round_kind
+        ):
+            yaku.append((7, 1))
+        if len(runs) >= 2:
+            peiko = 0
+            ordered = sorted(runs)
+            i = 0
+            while i + 1 < len(ordered):
+                if ordered[i] == ordered[i + 1]:
+                    peiko += 1
+                    i += 2
+                else:
+                    i += 1
+            if peiko >= 2:
+                yaku.append((32, 3))
+            elif peiko == 1:
+                yaku.append((9, 1))
+    if pon_bits & M_HONORS:
+        for k in pons:
+            if k == seat_kind:
+                yaku.append((k - 17, 1))
+            if k == round_kind:
+                yaku.append((k - 13, 1))
+            if k > 30:
+                yaku.append((k - 13, 1))
     if runs:
-        outside = pair in TERMINALS_AND_HONORS and all(k % 9 in (0, 6) for k in runs)
-        if outside and all(k in TERMINALS_AND_HONORS for k in pons):
-            if traits.has_honor:
-                yaku.append((23, _han(23, closed)))
+        if (
+            pair in TERMINALS_AND_HONORS
+            and all(k in _OUTSIDE_RUN for k in runs)
+            and not pon_bits & ~M_TERMINALS_HONORS
+        ):
+            if has_honor:
+                yaku.append((23, 2 if closed else 1))
             else:
-                yaku.append((33, _han(33, closed)))
-        run_set = set(runs)
-        for lo in (0, 9, 18):
-            if lo in run_set and lo + 3 in run_set and lo + 6 in run_set:
-                yaku.append((24, _han(24, closed)))
+                yaku.append((33, 3 if closed else 2))
+        run_bits = 0
+        for k in runs:
+            run_bits |= 1 << k
+        for ittsu in _ITTSU:
+            if run_bits & ittsu == ittsu:
+                yaku.append((24, 2 if closed else 1))
                 break
-        for k in run_set:
-            if k < 7 and k + 9 in run_set and k + 18 in run_set:
-                yaku.append((25, _han(25, closed)))
-                break
+        if run_bits & (run_bits >> 9) & (run_bits >> 18) & 0x7F:
+            yaku.append((25, 2 if closed else 1))
     else:
         yaku.append((28, 2))
-    if len(pons) >= 3:
-        pon_set = set(pons)
-        for k in pon_set:
-            if k < 9 and k + 9 in pon_set and k + 18 in pon_set:
-                yaku.append((26, 2))
-                break
+    if pon_bits & (pon_bits >> 9) & (pon_bits >> 18) & 0x1FF:
+        yaku.append((26, 2))
     if kans == 3:
         yaku.append((27, 2))
     if concealed_pons == 3:
         yaku.append((29, 2))
     if dragons == 2 and pair in DRAGONS:
         yaku.append((30, 2))
+    return yaku, yakuman
