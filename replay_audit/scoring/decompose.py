@@ -88,8 +88,11 @@ def _suit_splits(counts: tuple[int, ...], honors: bool) -> tuple[Reading, ...]:
 _SUIT_TABLES: Final[tuple[dict[bytes, tuple[Reading, ...]], ...]] = ({}, {}, {}, {})
 """Per suit (man, pin, sou, honors): counts as ``bytes`` -> readings in absolute kinds."""
 
-_SUIT_SPANS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
-_EMPTY: Final = (bytes(9), bytes(9), bytes(9), bytes(7))
+_SUITS: Final = tuple(
+    (lo, hi, bytes(hi - lo), _SUIT_TABLES[suit], suit)
+    for suit, (lo, hi) in enumerate(((0, 9), (9, 18), (18, 27), (27, 34)))
+)
+"""Per suit: its kind span, the key of an empty suit, its table, its index."""
 
 
 def _suit_readings(suit: int, key: bytes) -> tuple[Reading, ...]:
@@ -114,22 +117,28 @@ def clear_caches() -> None:
 
 
 def hand_readings(counts: Sequence[int]) -> tuple[Reading, ...]:
-    """All regular readings (one pair + sets) of a 3n+2 count sequence, kinds 0-33.
+    """All regular readings (one pair + sets) of a 3n+2 count sequence, kinds 0-33."""
+    if sum(counts) % 3 != 2:
+        return ()
+    return readings_of(bytes(counts))
+
+
+def readings_of(raw: bytes) -> tuple[Reading, ...]:
+    """``hand_readings`` of 34 kind counts given as ``bytes`` (the caller vouches
+    for 3n+2 tiles).
 
     Readings come in a fixed order (suits in order, each suit's splits in
     ``_suit_splits`` order), which keeps the scorer's tie-breaks deterministic.
     """
-    if sum(counts) % 3 != 2:
-        return ()
-    raw = bytes(counts)
     per_suit: list[tuple[Reading, ...]] = []
     single = True
-    for suit in (0, 1, 2, 3):
-        lo, hi = _SUIT_SPANS[suit]
+    for lo, hi, empty, table, suit in _SUITS:
         key = raw[lo:hi]
-        if key == _EMPTY[suit]:
+        if key == empty:
             continue
-        splits = _suit_readings(suit, key)
+        splits = table.get(key)
+        if splits is None:
+            splits = _suit_readings(suit, key)
         if not splits:
             return ()
         if len(splits) > 1:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from replay_audit.rules import RuleSet
-from replay_audit.scoring.decompose import KAN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI
+from replay_audit.scoring.decompose import KAN, TRIPLET, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI
 from replay_audit.tiles import DRAGONS, KIND_NAMES, TERMINALS_AND_HONORS
 
 FuItems = tuple[tuple[str, int], ...]
@@ -29,11 +29,7 @@ PonSet = tuple[int, int, bool]
 """``(form, kind, concealed)`` of a triplet or kan (``form`` ``TRIPLET`` or ``KAN``)."""
 
 _WAIT_LABELS: Final = {w: f"{w} wait" for w in (WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI)}
-_LABELS: Final = {
-    (form, concealed): f"{'closed' if concealed else 'open'} {'kan' if form == KAN else 'triplet'}"
-    for form in (1, KAN)
-    for concealed in (False, True)
-}
+_PAIR_LABELS: Final = tuple(f"pair {name}" for name in KIND_NAMES)
 
 
 def set_fu(form: int, kind: int, concealed: bool) -> int:
@@ -45,6 +41,18 @@ def set_fu(form: int, kind: int, concealed: bool) -> int:
     if form == KAN:
         fu *= 4
     return fu
+
+
+_SET_ITEMS: Final = {
+    (form, kind, concealed): (
+        f"{'closed' if concealed else 'open'} {'kan' if form == KAN else 'triplet'} {name}",
+        set_fu(form, kind, concealed),
+    )
+    for form in (TRIPLET, KAN)
+    for kind, name in enumerate(KIND_NAMES)
+    for concealed in (False, True)
+}
+"""Every ``PonSet`` -> its fu item (272 entries), so items are lookups, not formatting."""
 
 
 def pair_fu(pair: int, seat_kind: int, round_kind: int, rules: RuleSet) -> int:
@@ -88,11 +96,9 @@ def fu_items(
         items.append((label, 2))
     fu = pair_fu(pair, seat_kind, round_kind, rules)
     if fu:
-        items.append((f"pair {KIND_NAMES[pair]}", fu))
-    for form, kind, concealed in pon_sets:
-        items.append(
-            (f"{_LABELS[form, concealed]} {KIND_NAMES[kind]}", set_fu(form, kind, concealed))
-        )
+        items.append((_PAIR_LABELS[pair], fu))
+    for pon in pon_sets:
+        items.append(_SET_ITEMS[pon])
     if not closed and len(items) == 1:
         items.append(("open pinfu shape", rules.open_pinfu_fu - 20))
     return tuple(items)

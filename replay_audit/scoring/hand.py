@@ -32,9 +32,9 @@ from replay_audit.scoring.decompose import (
     TRIPLET,
     WAIT_SHANPON,
     WAIT_TANKI,
-    hand_readings,
     is_chiitoitsu_counts,
     is_kokushi_counts,
+    readings_of,
     run_wait,
 )
 from replay_audit.scoring.fu import CHIITOITSU_ITEMS, FuItems, PonSet, fu_items, total_fu
@@ -169,7 +169,7 @@ def _candidates(ctx: WinContext, rules: RuleSet) -> tuple[list[int], list[Candid
                 out.append(([], sorted(hand_ym), CHIITOITSU_ITEMS))
             else:
                 out.append((sorted([*hand_list, (22, 2)]), [], CHIITOITSU_ITEMS))
-    readings = hand_readings(counts)
+    readings = readings_of(bytes(counts))
     if not readings:
         return (counts, out, closed) if out else None
 
@@ -181,28 +181,29 @@ def _candidates(ctx: WinContext, rules: RuleSet) -> tuple[list[int], list[Candid
     chuuren_id = 0 if ctx.melds else chuuren(counts, win_kind, mask)
     meld_pon_kinds = [k for _, k, _ in meld_pons]
     for pair, sets in readings:
-        runs = [k for f, k in sets if f == RUN]
-        runs += meld_runs
-        pons = [k for f, k in sets if f != RUN]
-        n_concealed = len(pons) + ankans
-        pons += meld_pon_kinds
-        # Each placement of the winning tile: (wait, index of a ron-completed triplet).
-        placements: list[tuple[str, int]] = []
-        if pair == win_kind:
-            placements.append((WAIT_TANKI, -1))
+        # One pass over the concealed sets: runs, triplets, and each placement of
+        # the winning tile as (wait, position in ``pon_sets`` of a ron-completed
+        # triplet or -1).  A repeated set gives the same placement, so it is skipped.
+        runs = list(meld_runs)
+        pons = list(meld_pon_kinds)
+        pon_sets: list[PonSet] = []
+        placements: list[tuple[str, int]] = [(WAIT_TANKI, -1)] if pair == win_kind else []
         last: tuple[int, int] | None = None
-        for i, fk in enumerate(sets):
-            if fk == last:
-                continue
+        for fk in sets:
             f, k = fk
-            if f == TRIPLET:
-                if k != win_kind:
-                    continue
-                last = fk
-                placements.append((WAIT_SHANPON, -1 if tsumo else i))
-            elif k <= win_kind <= k + 2:
-                last = fk
-                placements.append((run_wait(k, win_kind), -1))
+            if f == RUN:
+                runs.append(k)
+                if k <= win_kind <= k + 2 and fk != last:
+                    last = fk
+                    placements.append((run_wait(k, win_kind), -1))
+            else:
+                if k == win_kind and fk != last:
+                    last = fk
+                    placements.append((WAIT_SHANPON, -1 if tsumo else len(pon_sets)))
+                pons.append(k)
+                pon_sets.append((TRIPLET, k, True))
+        n_concealed = len(pon_sets) + ankans
+        pon_sets += meld_pons
         for wait, ron_at in placements:
             yaku, ym = set_yaku(
                 pair,
@@ -225,10 +226,12 @@ def _candidates(ctx: WinContext, rules: RuleSet) -> tuple[list[int], list[Candid
             else:
                 pinfu = (7, 1) in yaku
                 yaku = sorted(hand_list + yaku)
-            pon_sets = [(f, k, i != ron_at) for i, (f, k) in enumerate(sets) if f == TRIPLET]
-            pon_sets += meld_pons
+            placed = pon_sets
+            if ron_at >= 0:
+                placed = list(pon_sets)
+                placed[ron_at] = (TRIPLET, win_kind, False)
             items = fu_items(
-                pair, pon_sets, wait, tsumo, rinshan, seat_kind, round_kind, rules, closed, pinfu
+                pair, placed, wait, tsumo, rinshan, seat_kind, round_kind, rules, closed, pinfu
             )
             out.append((yaku, ym, items))
     return counts, out, closed

@@ -16,7 +16,6 @@ of which are ``RuleSet`` fields.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from replay_audit.rules import RuleSet
 
@@ -33,18 +32,12 @@ def base_points(han: int, fu: int, yakuman_count: int, rules: RuleSet) -> tuple[
     Chip rooms round 4h30f/3h60f up to mangan (kiriage) but Tenhou still writes
     limit 0 for them, so kiriage changes the base only.
     """
-    return _base_points(han, fu, yakuman_count, rules.kazoe, rules.kiriage)
-
-
-def _base_points(
-    han: int, fu: int, yakuman_count: int, kazoe: str, kiriage: bool
-) -> tuple[int, int]:
     if yakuman_count:
         return 8000 * yakuman_count, 5
     if han >= 13:
-        if kazoe == "single":
+        if rules.kazoe == "single":
             return 8000, 5
-        if kazoe == "multiple":
+        if rules.kazoe == "multiple":
             return 8000 * (han // 13), 5
         return 6000, 4
     if han >= 11:
@@ -58,7 +51,7 @@ def _base_points(
     base = fu * (1 << (2 + han))
     if base >= 2000:
         return 2000, 1
-    if kiriage and base == 1920:
+    if rules.kiriage and base == 1920:
         return 2000, 0
     return base, 0
 
@@ -82,15 +75,11 @@ def pay(base: int, dealer: bool, tsumo: bool, rules: RuleSet) -> Payment:
     vanishes.  Three-player without it: the North share is split between the two
     payers (北家折半), each rounded up to 100.
     """
-    return _pay(base, dealer, tsumo, rules.players, rules.tsumo_loss)
-
-
-def _pay(base: int, dealer: bool, tsumo: bool, players: int, tsumo_loss: bool) -> Payment:
     if not tsumo:
         ron = ceil100(base * (6 if dealer else 4))
         return Payment(ron, 0, 0, ron)
-    payers = players - 1
-    missing = 4 - players and not tsumo_loss
+    payers = rules.players - 1
+    missing = 4 - rules.players and not rules.tsumo_loss
     if dealer:
         each = ceil100(2 * base + (base if missing else 0))
         return Payment(0, each, 0, each * payers)
@@ -109,42 +98,33 @@ def hand_value(
     """``(base, limit, payment)`` in one call: ``base_points`` then ``pay``.
 
     The scorer asks this for every reading, and a whole corpus holds only a few
-    hundred distinct answers, so they are memoised on the four rule fields they
-    read (hashing a whole ``RuleSet`` would cost more than the arithmetic).
+    hundred distinct answers, so they are memoised in one table per ``RuleSet``
+    (found by identity, the table holding the rules so the id stays theirs;
+    hashing a whole ``RuleSet`` would cost more than the arithmetic).
 
     >>> from replay_audit.rules import TENHOU_4P
     >>> hand_value(4, 30, 0, False, False, TENHOU_4P)
     (1920, 0, Payment(ron=7700, tsumo_dealer=0, tsumo_other=0, total=7700))
     """
-    return _hand_value(
-        han,
-        fu,
-        yakuman_count,
-        dealer,
-        tsumo,
-        rules.kazoe,
-        rules.kiriage,
-        rules.players,
-        rules.tsumo_loss,
-    )
+    entry = _VALUES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_VALUES) >= 64:  # many short-lived RuleSets: stay bounded
+            _VALUES.clear()
+        entry = _VALUES[id(rules)] = (rules, {})
+    table = entry[1]
+    key = (han, fu, yakuman_count, dealer, tsumo)
+    got = table.get(key)
+    if got is None:
+        base, limit = base_points(han, fu, yakuman_count, rules)
+        got = table[key] = (base, limit, pay(base, dealer, tsumo, rules))
+    return got
 
 
-@lru_cache(maxsize=4096)
-def _hand_value(
-    han: int,
-    fu: int,
-    yakuman_count: int,
-    dealer: bool,
-    tsumo: bool,
-    kazoe: str,
-    kiriage: bool,
-    players: int,
-    tsumo_loss: bool,
-) -> tuple[int, int, Payment]:
-    base, limit = _base_points(han, fu, yakuman_count, kazoe, kiriage)
-    return base, limit, _pay(base, dealer, tsumo, players, tsumo_loss)
+_VALUES: dict[int, tuple[RuleSet, dict[tuple[int, int, int, bool, bool], tuple[int, int, Payment]]]]
+_VALUES = {}
+"""``id(rules)`` -> (the rules, their memo of ``hand_value`` answers)."""
 
 
 def clear_caches() -> None:
     """Forget memoised values (benchmarks time a cold start with this)."""
-    _hand_value.cache_clear()
+    _VALUES.clear()
