@@ -95,14 +95,21 @@ _SUITS: Final = tuple(
 """Per suit: its kind span, the key of an empty suit, its table, its index."""
 
 
+_SHIFTED: Final = tuple(
+    {(f, k): (f, k + 9 * suit) for f in (RUN, TRIPLET) for k in range(9)} for suit in range(4)
+)
+"""Per suit: a set in suit-relative kinds -> the same set in absolute kinds."""
+
+
 def _suit_readings(suit: int, key: bytes) -> tuple[Reading, ...]:
     """Readings of one suit's counts ``key`` in absolute kinds, filled on first sight."""
     table = _SUIT_TABLES[suit]
     got = table.get(key)
     if got is None:
         lo = 9 * suit
+        shifted = _SHIFTED[suit]
         got = tuple(
-            (p + lo if p >= 0 else -1, tuple((f, k + lo) for f, k in sets))
+            (p + lo if p >= 0 else -1, tuple([shifted[s] for s in sets]))
             for p, sets in _suit_splits(tuple(key), suit == 3)
         )
         table[key] = got

@@ -37,7 +37,7 @@ from replay_audit.scoring.decompose import (
     readings_of,
     run_wait,
 )
-from replay_audit.scoring.fu import CHIITOITSU_ITEMS, FuItems, PonSet, fu_items, total_fu
+from replay_audit.scoring.fu import CHIITOITSU_ITEMS, FuItems, PonSet, fu_items
 from replay_audit.scoring.points import hand_value
 from replay_audit.scoring.toutenkou import toutenkou_dora_of, toutenkou_points
 from replay_audit.scoring.yaku import (
@@ -258,7 +258,7 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
         raw = 0
         for _, f in items:
             raw += f
-        fu = total_fu(items)
+        fu = raw if items is CHIITOITSU_ITEMS else -(-raw // 10) * 10  # as ``total_fu``
         if ym:
             ids = tuple(ym)
             count = yakuman_count(ids, rules)
@@ -275,14 +275,13 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
             han = dora + ura + aka
             for _, h in yaku:
                 han += h
-            extra: list[tuple[int, int]] = []
             if dora:
-                extra.append((DORA, dora))
+                yaku.append((DORA, dora))
             if aka:
-                extra.append((AKA, aka))
+                yaku.append((AKA, aka))
             if riichi:
-                extra.append((URA, ura))
-            full = (*yaku, *extra)
+                yaku.append((URA, ura))
+            full = tuple(yaku)
             ids = ()
             count = 0
             base, limit, payment = hand_value(han, fu, 0, dealer, tsumo, rules)
