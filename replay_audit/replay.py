@@ -67,6 +67,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from replay_audit.events import (
@@ -86,7 +87,7 @@ from replay_audit.events import (
 from replay_audit.findings import Finding
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import RuleSet
-from replay_audit.scoring.agari import is_complete
+from replay_audit.scoring.agari import is_complete, is_regular_complete
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
 from replay_audit.tiles import RED_FIVES, TERMINALS_AND_HONORS, counts34, to_notation
@@ -611,45 +612,44 @@ class _Table:
     # ------------------------------------------------------------------ moves
 
     def _draw(self, ev: Draw) -> None:
+        # Hot path (a third of all events): every state field is read once and
+        # the rare cases (findings, rinshan) branch off.
         s = ev.seat
+        tile = ev.tile
         if s != self.to_draw:
             self._find(
                 "draw_out_of_turn", f"seat {s} draws, seat {self.to_draw} is next", ev.seq, s
             )
         rinshan = self.rinshan_due == s
-        if not rinshan and self.live <= 0:
-            self._find("draw_empty_wall", "draw from an empty live wall", ev.seq, s)
-        if not rinshan or self.rinshan_from_live:
+        if rinshan:
+            self.rinshan_due = -1
+            if self.rinshan_from_live:
+                self.live -= 1
+        else:
+            if self.live <= 0:
+                self._find("draw_empty_wall", "draw from an empty live wall", ev.seq, s)
             self.live -= 1
-        self.rinshan_due = -1
-        tile = ev.tile
+            self.rinshan_due = -1
         if not self.json:
             seen = self.seen
             if seen >> tile & 1:
                 self._find("tile_duplicate", f"tile {tile} appears twice", ev.seq, None)
             self.seen = seen | 1 << tile
         wall = self.wall
-        if wall is not None and self.wall_ok:
-            if rinshan:
-                i = self.rinshan_drawn
-                expect = wall.rinshan[i] if i < len(wall.rinshan) else -1
-            else:
-                i = self.live_drawn
-                expect = wall.live[i] if i < len(wall.live) else -1
-            if ev.tile != expect:
-                self.wall_ok = False
-                self._find(
-                    "wall",
-                    "the drawn tile differs from the wall rebuilt from the seed",
-                    ev.seq,
-                    s,
-                    recorded=ev.tile,
-                    computed=expect,
-                )
         if rinshan:
-            self.rinshan_drawn += 1
+            i = self.rinshan_drawn
+            self.rinshan_drawn = i + 1
+            if wall is not None and self.wall_ok:
+                expect = wall.rinshan[i] if i < len(wall.rinshan) else -1
+                if tile != expect:
+                    self._wall_mismatch(ev, expect)
         else:
-            self.live_drawn += 1
+            i = self.live_drawn
+            self.live_drawn = i + 1
+            if wall is not None and self.wall_ok:
+                expect = wall.live[i] if i < len(wall.live) else -1
+                if tile != expect:
+                    self._wall_mismatch(ev, expect)
         self.concealed[s].append(tile)
         self.last_draw[s] = tile
         self.drawn_rinshan = rinshan
@@ -658,12 +658,25 @@ class _Table:
         self.after_call = False
         self.last_offer = None
 
+    def _wall_mismatch(self, ev: Draw, expect: int) -> None:
+        self.wall_ok = False
+        self._find(
+            "wall",
+            "the drawn tile differs from the wall rebuilt from the seed",
+            ev.seq,
+            ev.seat,
+            recorded=ev.tile,
+            computed=expect,
+        )
+
     def _discard(self, ev: Discard) -> None:
+        # Hot path (a third of all events), like ``_draw``.
         s = ev.seat
         tile = ev.tile
+        riichi = self.riichi[s]
         if s != self.to_act:
             self._find("discard_out_of_turn", f"seat {s} discards out of turn", ev.seq, s)
-        if self.riichi[s] and (self.after_call or tile != self.last_draw[s]):
+        if riichi and (self.after_call or tile != self.last_draw[s]):
             self._find(
                 "riichi_hand_changed",
                 "after riichi only the drawn tile may be discarded",
@@ -678,38 +691,43 @@ class _Table:
             if not self._take(s, tile):
                 self._find("discard_not_held", f"tile {tile} is not in the hand", ev.seq, s)
         k = tile >> 2
+        kinds = self.offer_kinds
         if self.riichi_declared == s:
             if not _has_wait(counts34(self.concealed[s])):
                 self._find("riichi_not_tenpai", "the riichi discard leaves no wait", ev.seq, s)
-            self.riichi_pos[s] = len(self.offer_kinds)
+            self.riichi_pos[s] = len(kinds)
             self.riichi_double[s] = self.uninterrupted and not self.discarded[s]
-        if self.riichi[s]:
+        if riichi:
             self.ippatsu[s] = False
         if self.dora_pending:
             self._reveal_pending()
         if len(self.indicators) != self.dora_due:
-            if len(self.indicators) < self.dora_due:
-                self._find(
-                    "dora_timing",
-                    "kan dora not revealed before the discard",
-                    ev.seq,
-                    s,
-                    recorded=len(self.indicators),
-                    computed=self.dora_due,
-                )
-            self.dora_due = len(self.indicators)
+            self._discard_dora(ev)
         self.discards[s].append(tile)
         self.disc_mask[s] |= 1 << k
         if not _TH_MASK >> k & 1:
             self.nagashi[s] = False
-        self.last_disc_pos[s] = len(self.offer_kinds)
+        self.last_disc_pos[s] = len(kinds)
         self.offer_seats.append(s)
-        self.offer_kinds.append(k)
+        kinds.append(k)
         self.last_offer = (s, tile, _OFFER_DISCARD)
         self.discarded[s] = True
         self.to_act = -1
         self.after_call = False
         self.to_draw = (s + 1) % self.n
+
+    def _discard_dora(self, ev: Discard) -> None:
+        """A discard closes the kan-dora window: what is due must be shown."""
+        if len(self.indicators) < self.dora_due:
+            self._find(
+                "dora_timing",
+                "kan dora not revealed before the discard",
+                ev.seq,
+                ev.seat,
+                recorded=len(self.indicators),
+                computed=self.dora_due,
+            )
+        self.dora_due = len(self.indicators)
 
     def _call(self, ev: Call) -> None:
         m = ev.meld
@@ -1164,63 +1182,118 @@ class _Table:
 # --------------------------------------------------------------------------- helpers
 
 
-def _candidates(counts: list[int]) -> int:
-    """Bit mask of the kinds that can possibly complete a 3n+1 hand: a held kind
-    or one within two of a held kind in its suit; all terminals and honors when
-    the hand could be kokushi.  Kinds held four times are left out, as Tenhou
-    does (``agari.waits``)."""
-    cand = 0
-    th = 0
-    for k in range(34):
-        c = counts[k]
-        if not c:
+_KOKUSHI_KINDS = tuple(sorted(TERMINALS_AND_HONORS))
+
+
+def _as_hand(part: tuple[int, ...], pair: bool) -> list[int]:
+    """A 34-count hand holding ``part`` as its only suit (honors when it has 7
+    kinds) and, when ``pair`` is False, a pair of some kind of another suit, so
+    ``is_regular_complete`` answers "sets only" for ``part``."""
+    counts = [0] * 34
+    if len(part) == 7:
+        counts[27:34] = part
+        if not pair:
+            counts[0] = 2
+    else:
+        counts[0:9] = part
+        if not pair:
+            counts[27] = 2
+    return counts
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_ok(part: tuple[int, ...], pair: bool) -> bool:
+    """Can this one suit be split into sets (plus one pair when ``pair``)?"""
+    return is_regular_complete(_as_hand(part, pair))
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_waits(part: tuple[int, ...], pair: bool) -> int:
+    """Bit mask of the positions in this suit whose tile makes it split into
+    sets (plus a pair when ``pair``); positions held four times are left out."""
+    mask = 0
+    c = list(part)
+    for i in range(len(c)):
+        if c[i] >= 4:
             continue
-        if _TH_MASK >> k & 1:
-            th += 1
-        if k >= 27:
-            cand |= 1 << k
-        else:
-            cand |= _NEAR[k]
-    if th >= 12:
-        cand |= _TH_MASK
-    for k in range(34):
-        if counts[k] >= 4:
-            cand &= ~(1 << k)
-    return cand
+        c[i] += 1
+        if _suit_ok(tuple(c), pair):
+            mask |= 1 << i
+        c[i] -= 1
+    return mask
+
+
+def _wait_mask(counts: list[int]) -> int:
+    """Bit mask of the kinds that complete the hand, as ``agari.waits`` finds
+    them (kinds held four times left out), computed suit by suit.
+
+    This is the hot part of the replay (riichi, furiten, exhaustive draws).
+    A regular hand of 3n+1 tiles waits either in its one suit of 3m+1 tiles
+    (that suit must take a pair, the others only sets) or in one of its two
+    suits of 3m+2 tiles (that one must become sets, the other holds the
+    pair).  Each suit's answer depends on its own counts only, so it is
+    memoized per suit pattern: a few dict lookups instead of one full
+    ``is_complete`` per candidate kind.  Seven pairs and kokushi are checked
+    with ``is_complete`` on their (at most 13) candidates.
+    """
+    parts = (
+        tuple(counts[0:9]),
+        tuple(counts[9:18]),
+        tuple(counts[18:27]),
+        tuple(counts[27:34]),
+    )
+    ones = []
+    twos = []
+    for s in range(4):
+        r = sum(parts[s]) % 3
+        if r == 1:
+            ones.append(s)
+        elif r == 2:
+            twos.append(s)
+    mask = 0
+    if len(ones) == 1 and not twos:
+        w = ones[0]
+        if all(_suit_ok(parts[s], False) for s in range(4) if s != w):
+            mask = _suit_waits(parts[w], True) << 9 * w
+    elif len(twos) == 2 and not ones:
+        a, b = twos
+        if all(_suit_ok(parts[s], False) for s in range(4) if s != a and s != b):
+            if _suit_ok(parts[b], True):
+                mask |= _suit_waits(parts[a], False) << 9 * a
+            if _suit_ok(parts[a], True):
+                mask |= _suit_waits(parts[b], False) << 9 * b
+    if sum(counts) == 13:
+        mask |= _special_waits(counts)
+    return mask
+
+
+def _special_waits(counts: list[int]) -> int:
+    """Seven-pairs and kokushi waits of a 13-tile hand (their only candidates:
+    the single kind of six pairs and a single; the terminals and honors)."""
+    cand: tuple[int, ...] = ()
+    if counts.count(2) == 6 and counts.count(1) == 1:
+        cand = (counts.index(1),)
+    elif all(counts[k] == 0 for k in range(34) if not _TH_MASK >> k & 1):
+        cand = _KOKUSHI_KINDS
+    mask = 0
+    for k in cand:
+        if counts[k] < 4:
+            counts[k] += 1
+            if is_complete(counts):
+                mask |= 1 << k
+            counts[k] -= 1
+    return mask
 
 
 def _waits(counts: list[int]) -> set[int]:
-    """``agari.waits`` with the candidate pruning of ``_candidates``: the same
-    answer with fewer trials (this is the hot part of the replay)."""
-    cand = _candidates(counts)
-    out: set[int] = set()
-    for k in range(34):
-        if cand >> k & 1:
-            counts[k] += 1
-            if is_complete(counts):
-                out.add(k)
-            counts[k] -= 1
-    return out
+    """``agari.waits`` (the same answer, computed suit by suit: ``_wait_mask``)."""
+    mask = _wait_mask(counts)
+    return {k for k in range(34) if mask >> k & 1}
 
 
 def _has_wait(counts: list[int]) -> bool:
-    """Tenpai (Tenhou's way): ``_waits`` stopping at the first wait."""
-    cand = _candidates(counts)
-    for k in range(34):
-        if cand >> k & 1:
-            counts[k] += 1
-            done = is_complete(counts)
-            counts[k] -= 1
-            if done:
-                return True
-    return False
-
-
-_NEAR = tuple(
-    sum(1 << j for j in range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1))
-    for k in range(27)
-)
-"""Per suited kind, the mask of the kinds within two of it in its suit."""
+    """Tenpai (Tenhou's way): some wait not held four times."""
+    return _wait_mask(counts) != 0
 
 
 def _same_tile(a: int, b: int | None) -> bool:
