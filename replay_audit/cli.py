@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReplayAuditError as exc:
         print(f"replay-audit: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    except (FileNotFoundError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # a missing input, an --out that is a file, ...
         print(f"replay-audit: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     parser.error(f"unknown command {args.command}")
