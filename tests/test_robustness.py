@@ -1049,3 +1049,15 @@ def test_html_report_escapes_hostile_names(tmp_path: Path) -> None:
     page = report.write_html(tmp_path / "report.html").read_text(encoding="utf-8")
     assert "<img src=x" not in page and "<script>alert" not in page
     assert "&lt;img src=x" in page and "&lt;script&gt;alert" in page
+
+
+def test_cli_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--out`` naming an existing file is a usage error (exit 2, a message, no
+    traceback), and the file is left alone."""
+    blocker = tmp_path / "taken"
+    blocker.write_text("keep me", encoding="utf-8")
+    log = FIXTURES / "replay" / "clean_ron.xml"
+    for out in (blocker, blocker / "sub"):
+        assert main(["audit", str(log), "--out", str(out), "-j", "1", "-q"]) == EXIT_ERROR
+        assert "taken" in capsys.readouterr().err
+    assert blocker.read_text(encoding="utf-8") == "keep me"
