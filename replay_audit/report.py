@@ -140,10 +140,17 @@ def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.D
         df = df[columns + [c for c in df.columns if c not in columns]]
         for c in columns:
             if c in INT_COLUMNS:
-                df[c] = pd.array(
-                    [None if v is None or v != v else int(v) for v in df[c]], dtype="Int64"
-                )
+                df[c] = _int_column(df[c])
     return df
+
+
+def _int_column(col: pd.Series) -> pd.Series | pd.arrays.IntegerArray:
+    """``Int64`` when every value fits in 64 bits; a hostile log can carry a
+    20-digit number, and then the column stays as it is rather than failing."""
+    try:
+        return pd.array([None if v is None or v != v else int(v) for v in col], dtype="Int64")
+    except (OverflowError, TypeError, ValueError):
+        return col
 
 
 @dataclass
