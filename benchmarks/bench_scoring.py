@@ -6,8 +6,10 @@ Both engines get the same hands (the engine-isolation contexts of
 ``tests/test_scoring_corpus.py``: recorded tiles, situational flags from the
 recorded yaku ids), prepared before the clock starts, so only scoring is timed.
 ``mahjong`` 2.1.0 is configured for Tenhou as in ``anchors.md`` §4.2.  Our
-engine's caches are cleared before its timed pass, so the figure includes
-filling them once; a second (warm) pass is printed too.  The script also counts
+engine's run-time memos (suit-pattern tables, han/fu -> payment values) are
+cleared before its timed pass, so the cold figure, the honest one, includes
+filling them once; a second (warm) pass is printed too.  Timings are wall-clock
+best-of-N with the garbage collector on for both engines, as in real use.  The script also counts
 hands where the two engines disagree on han, fu or points, as a cross-check.
 """
 

@@ -28,8 +28,10 @@ CHIITOITSU_ITEMS: Final[FuItems] = (("chiitoitsu", 25),)
 PonSet = tuple[int, int, bool]
 """``(form, kind, concealed)`` of a triplet or kan (``form`` ``TRIPLET`` or ``KAN``)."""
 
-_WAIT_LABELS: Final = {w: f"{w} wait" for w in (WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI)}
-_PAIR_LABELS: Final = tuple(f"pair {name}" for name in KIND_NAMES)
+_WAIT_ITEMS: Final = {w: (f"{w} wait", 2) for w in (WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI)}
+_PAIR_ITEMS: Final = tuple((f"pair {name}", 2) for name in KIND_NAMES)
+"""Shared item tuples: a scored hand keeps its items, so sharing them keeps memory
+and garbage-collector work down."""
 
 
 def set_fu(form: int, kind: int, concealed: bool) -> int:
@@ -91,12 +93,14 @@ def fu_items(
         items.append(("menzen ron", 10))
     if tsumo and not pinfu:
         items.append(("tsumo", rules.rinshan_tsumo_fu if rinshan else 2))
-    label = _WAIT_LABELS.get(wait)
-    if label is not None:
-        items.append((label, 2))
+    wait_item = _WAIT_ITEMS.get(wait)
+    if wait_item is not None:
+        items.append(wait_item)
     fu = pair_fu(pair, seat_kind, round_kind, rules)
-    if fu:
-        items.append((_PAIR_LABELS[pair], fu))
+    if fu == 2:
+        items.append(_PAIR_ITEMS[pair])
+    elif fu:
+        items.append((_PAIR_ITEMS[pair][0], fu))
     for pon in pon_sets:
         items.append(_SET_ITEMS[pon])
     if not closed and len(items) == 1:

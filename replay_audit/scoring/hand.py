@@ -178,7 +178,8 @@ def _candidates(ctx: WinContext, rules: RuleSet) -> tuple[list[int], list[Candid
     seat_kind = 27 + (ctx.seat - ctx.dealer) % ctx.players
     round_kind = 27 + ctx.round_wind
     has_honor = bool(mask & M_HONORS)
-    chuuren_id = 0 if ctx.melds else chuuren(counts, win_kind, mask)
+    # chuuren is a closed chinitsu with no call at all: test only those.
+    chuuren_id = chuuren(counts, win_kind, mask) if (35, 6) in hand_list and not ctx.melds else 0
     meld_pon_kinds = [k for _, k, _ in meld_pons]
     for pair, sets in readings:
         # One pass over the concealed sets: runs, triplets, and each placement of

@@ -295,7 +295,7 @@ def set_yaku(
             and pair != round_kind
         ):
             yaku.append((7, 1))
-        if len(runs) >= 2:
+        if len(runs) >= 2 and len(set(runs)) < len(runs):  # some run repeats
             peiko = 0
             ordered = sorted(runs)
             i = 0
