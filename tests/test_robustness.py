@@ -1016,13 +1016,6 @@ def _lobby_json_2_70() -> bytes:
     return _json_bytes(doc)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OverflowError,
-    reason="report._frame casts integer columns to Int64; a lobby or fu beyond 64 bits "
-    "(accepted by both parsers) raises OverflowError and stops the batch - fix in the "
-    "robustness report",
-)
 @pytest.mark.parametrize(
     ("name", "build"),
     [
