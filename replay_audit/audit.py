@@ -12,15 +12,19 @@ pickles cheaply to process pools and Dask workers.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from replay_audit.errors import LogFormatError, RulesError
 from replay_audit.events import (
+    Discard,
+    Draw,
     Game,
     HandLog,
     RecordedDraw,
@@ -107,10 +111,18 @@ def game_date(game: Game) -> str | None:
 
 
 def _fmt(value: object) -> object:
-    """Printable, comparable cell value (tuples become ``a,b,c``)."""
+    """Printable, comparable cell value (tuples become ``a,b,c``, nested ones flat).
+
+    >>> _fmt(((1, 2), (52, 1))), _fmt([0, -8000]), _fmt(3)
+    ('1,2,52,1', '0,-8000', 3)
+    """
     if isinstance(value, tuple | list):
-        return ",".join(str(_fmt(v)) for v in value)
+        return _joined(value)
     return value
+
+
+def _joined(values: Sequence[object]) -> str:
+    return ",".join([_joined(v) if isinstance(v, tuple | list) else str(v) for v in values])
 
 
 def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -194,7 +206,10 @@ class _GameAuditor:
         draw_kind: str | None = None
         dealer_tenpai: bool | None = None
         for ev in hand.events:
-            if type(ev) is RiichiAccept:
+            t = type(ev)
+            if t is Draw or t is Discard:  # most events: nothing to audit here
+                continue
+            if t is RiichiAccept:
                 scores[ev.seat] -= rules.riichi_cost
                 sticks += 1
                 deposits.append(ev.seat)
@@ -688,6 +703,35 @@ def audit_file(
 ) -> FileAudit:
     """Audit every game in one file.  Never raises in lenient mode: an unreadable
     file becomes one ``parse`` finding and status ``error``."""
+    with _gc_paused():
+        return _audit_file(path, rules, strict, with_facts)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Hold the cyclic garbage collector while one file is audited.
+
+    A Phoenix log becomes thousands of small objects (events, melds,
+    contexts, rows) and none of them form cycles, yet every 700 allocations
+    the collector walks the young generation, and the older ones as they
+    fill: about a tenth of the audit time, measured on the corpus, for
+    nothing collected.  Collection resumes after the file (any cycle an
+    error traceback left is then freed).  If the caller has the collector
+    off, it stays off.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _audit_file(
+    path: str | Path, rules: RuleSet | str | None, strict: bool, with_facts: bool
+) -> FileAudit:
     from replay_audit.io import read_bytes, sniff_format
 
     p = str(path)
