@@ -65,9 +65,10 @@ seat, no dict churn and no copies; dispatch is a ``type(ev) is X`` chain.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from replay_audit.events import (
@@ -112,6 +113,9 @@ _KITA_KINDS = frozenset((_NORTH,))
 """What a kita may set aside outside Toutenkou (there ``GARI_KINDS``: 1m, 5m, 9m, North)."""
 _TH_MASK = sum(1 << k for k in TERMINALS_AND_HONORS)
 """Bit mask of the terminal and honor kinds, for nagashi and kyuushu checks."""
+
+_BIT = 1
+"""``_BIT.__lshift__`` maps a tile id to its bit in the ``seen`` mask."""
 
 # Offer kinds: what a ron can be made on.
 _OFFER_DISCARD, _OFFER_KAKAN, _OFFER_KITA, _OFFER_ANKAN = 0, 1, 2, 3
@@ -197,6 +201,12 @@ class _Layout:
     live: slice
     rinshan: tuple[int, ...]
     deal: tuple[frozenset[int], ...]
+    take_dora: Callable[[Sequence[int]], tuple[int, ...]]
+    """``itemgetter`` over ``dora`` (and below ``ura``, ``rinshan``, each seat's
+    ``deal``): gathers the positions in one C call, per hand."""
+    take_ura: Callable[[Sequence[int]], tuple[int, ...]]
+    take_rinshan: Callable[[Sequence[int]], tuple[int, ...]]
+    take_deal: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
 
 
 _LAYOUTS: dict[tuple[int, bool, int], _Layout | None] = {}
@@ -209,12 +219,20 @@ def _layout(wall: Any, dealer: int) -> _Layout | None:
     try:
         probe = type(wall)(tuple(range(key[0])), wall.dice, key[1])
         deal_size = probe.deal_size
+        dora = tuple(probe.dora_indicator(k) for k in range(5))
+        ura = tuple(probe.ura_indicator(k) for k in range(5))
+        rinshan = tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
+        deal = tuple(frozenset(h) for h in probe.haipai(dealer))
         lay: _Layout | None = _Layout(
-            dora=tuple(probe.dora_indicator(k) for k in range(5)),
-            ura=tuple(probe.ura_indicator(k) for k in range(5)),
+            dora=dora,
+            ura=ura,
             live=slice(deal_size, deal_size + probe.live_count(0)),
-            rinshan=tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count)),
-            deal=tuple(frozenset(h) for h in probe.haipai(dealer)),
+            rinshan=rinshan,
+            deal=deal,
+            take_dora=_taker(dora),
+            take_ura=_taker(ura),
+            take_rinshan=_taker(rinshan),
+            take_deal=tuple(_taker(tuple(sorted(h))) for h in deal),
         )
     except (ValueError, IndexError, TypeError, AttributeError):
         lay = None
@@ -230,15 +248,22 @@ def _hand_wall(wall: Any, hand: HandLog) -> _HandWall | None:
     tiles = wall.tiles
     if tiles[lay.dora[0]] != hand.dora_indicator:
         return None
-    for pos, dealt in zip(lay.deal, hand.haipai, strict=False):
-        if {tiles[i] for i in pos} != set(dealt):
+    for take, dealt in zip(lay.take_deal, hand.haipai, strict=False):
+        if set(take(tiles)) != set(dealt):
             return None
     return _HandWall(
-        dora=tuple(tiles[i] for i in lay.dora),
-        ura=tuple(tiles[i] for i in lay.ura),
+        dora=lay.take_dora(tiles),
+        ura=lay.take_ura(tiles),
         live=tuple(tiles[lay.live]),
-        rinshan=tuple(tiles[i] for i in lay.rinshan),
+        rinshan=lay.take_rinshan(tiles),
     )
+
+
+def _taker(positions: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """``itemgetter(*positions)`` that always returns a tuple (also for 0 or 1)."""
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    return lambda tiles: tuple(tiles[i] for i in positions)
 
 
 class _WallSource:
@@ -482,10 +507,15 @@ class _Table:
         self.results: list[ResultReplay] = []
         seen = 0
         if not self.json:
-            for t in (*(t for h in hand.haipai for t in h), hand.dora_indicator):
-                if seen >> t & 1:
-                    self._find("tile_duplicate", f"tile {t} dealt twice", hand.seq, None)
-                seen |= 1 << t
+            dealt = [t for h in hand.haipai for t in h]
+            dealt.append(hand.dora_indicator)
+            if len(set(dealt)) == len(dealt):  # the usual case: one C-level pass
+                seen = sum(map(_BIT.__lshift__, dealt))
+            else:
+                for t in dealt:
+                    if seen >> t & 1:
+                        self._find("tile_duplicate", f"tile {t} dealt twice", hand.seq, None)
+                    seen |= 1 << t
         self.seen = seen
 
     # ------------------------------------------------------------------ plumbing
