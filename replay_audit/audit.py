@@ -631,7 +631,17 @@ def audit_game(
     used = rules_for_game(game, rules)
     auditor = _GameAuditor(game, used)
     for err in game.errors:
-        auditor.add("parse", type(err).__name__, str(err), seq=getattr(err, "index", None))
+        auditor.findings.append(
+            Finding(
+                category="parse",
+                field=type(err).__name__,
+                message=getattr(err, "message", str(err)),
+                file=game.meta.source,
+                log_id=game.meta.log_id,
+                hand=getattr(err, "hand", None),
+                seq=getattr(err, "index", None),
+            )
+        )
     if used.players != game.meta.players:
         auditor.add(
             "rules",
@@ -734,18 +744,21 @@ def _audit_file(
 ) -> FileAudit:
     from replay_audit.io import read_bytes, sniff_format
 
-    p = str(path)
+    p = display_name(path)
     fa = FileAudit(path=p)
     rule_set = load_rules(rules) if isinstance(rules, str) else rules
+    stage = "parse"
     try:
-        data = read_bytes(p)
+        data = read_bytes(path)
         fa.sha256 = hashlib.sha256(data).hexdigest()
         fa.format = sniff_format(data)
         game = _parse(data, p, fa.format, strict)
+        stage = "replay"
+        _audit_parsed(fa, game, rule_set, strict, with_facts)
     except LogFormatError as exc:
+        exc.located(source=p)
         if strict:
             raise
-        exc.located(source=p)
         fa.status = "error"
         fa.error = str(exc)
         fa.findings.append(
@@ -769,6 +782,31 @@ def _audit_file(
         fa.error = f"{p}: cannot read: {exc}"
         fa.findings.append(_finding_row(Finding("parse", "unreadable", str(exc), file=p)))
         return fa
+    except Exception as exc:  # lenient batches never stop on one file
+        if strict:
+            raise
+        message = f"internal error while auditing ({type(exc).__name__}): {str(exc)[:300]}"
+        fa.status = "error"
+        fa.error = f"{p}: {message}"
+        fa.games.clear()
+        fa.hands.clear()
+        fa.hand_facts.clear()
+        fa.game_facts.clear()
+        fa.score_history.clear()
+        fa.findings.append(_finding_row(Finding(stage, "internal_error", message, file=p)))
+    return fa
+
+
+def display_name(path: str | Path) -> str:
+    """The path as reported: a name that is not valid UTF-8 keeps its bytes as
+    escapes, so the report tables (CSV, Parquet) can always hold it."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _audit_parsed(
+    fa: FileAudit, game: Game, rule_set: RuleSet | None, strict: bool, with_facts: bool
+) -> None:
+    p = fa.path
     findings, hand_rows, used = audit_game(game, rule_set)
     if strict and findings:
         first = findings[0]
@@ -784,7 +822,6 @@ def _audit_file(
         fa.status = "mismatch"
     if with_facts:
         _add_facts(fa, game)
-    return fa
 
 
 def _parse(data: bytes, source: str, fmt: str, strict: bool) -> Game:

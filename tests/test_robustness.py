@@ -790,11 +790,6 @@ def test_parse_findings_name_their_file(batch: Batch) -> None:
     assert set(f["file"]) <= set(batch.report.files["file"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="audit_game() records Game.errors without their hand label (hand column empty); "
-    "the label is only in the message - fix described in the robustness report",
-)
 def test_dropped_hand_label_is_in_the_hand_column(batch: Batch) -> None:
     for name in ("json_unknown_result", "json_bad_tile_code"):
         path, expect = batch.broken[name]
@@ -828,11 +823,6 @@ def test_strict_raises_on_the_first_error(tmp_path: Path) -> None:
     assert len(report.files) == len(list(folder.iterdir()))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="audit_file() re-raises in strict mode before exc.located(source=p): an error "
-    "raised by sniff_format (empty, binary, HTML) names no file - fix in the robustness report",
-)
 def test_strict_error_names_its_file(tmp_path: Path) -> None:
     folder = _small_batch(tmp_path, with_bad=True)
     with pytest.raises(NotALogError) as info:
@@ -890,13 +880,6 @@ def test_write_stays_inside_out(written: Written) -> None:
         assert p.resolve().is_relative_to(out.resolve())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="audit_file() reports str(path), which keeps the surrogate of a non-UTF-8 "
-    "name; pandas/pyarrow then refuse the files table and the whole batch fails - "
-    "fix in the robustness report",
-)
 def test_non_utf8_file_name_does_not_stop_the_batch(tmp_path: Path) -> None:
     """A file whose name is not UTF-8 (possible on Linux) is still one row."""
     folder = tmp_path / "names"
@@ -983,12 +966,6 @@ def test_json_integer_over_the_digit_limit(tmp_path: Path) -> None:
     assert row["status"] == "error" and row["games"] == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="the XML parser accepts a 4,299-digit score; audit._fmt then cannot str() it "
-    "(x100 = 4,301 digits) and the ValueError stops the batch - fix in the robustness report",
-)
 def test_xml_score_over_the_digit_limit(tmp_path: Path) -> None:
     report = _one_file_batch(tmp_path, "huge.xml", _huge_xml_score())
     row = report.files.set_index("file").loc[str(tmp_path / "one" / "huge.xml")]
