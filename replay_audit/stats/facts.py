@@ -21,6 +21,7 @@ from typing import Any
 from replay_audit.events import (
     Call,
     Discard,
+    Draw,
     Game,
     HandLog,
     RecordedDraw,
@@ -241,13 +242,16 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
     wins: list[RecordedWin] = []
     draws: list[RecordedDraw] = []
     for ev in hand.events:
-        if isinstance(ev, Discard):
+        t = type(ev)  # the event types are final classes: an exact type test suffices
+        if t is Draw:
+            continue
+        if t is Discard:
             if ev.seat < n:
                 st = states[ev.seat]
                 st.discards += 1
                 st.discard_kinds.append(kind(ev.tile))
             last_discarder = ev.seat
-        elif isinstance(ev, Call):
+        elif t is Call:
             if ev.seat >= n:
                 continue
             mk = ev.meld.kind
@@ -261,21 +265,21 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
                 taken_from = ev.meld.from_seat if ev.meld.from_seat is not None else last_discarder
                 if taken_from is not None and taken_from < n:
                     states[taken_from].discards_taken = True
-        elif isinstance(ev, RiichiDeclare):
+        elif t is RiichiDeclare:
             if ev.seat < n and not states[ev.seat].riichi_declared:
                 st = states[ev.seat]
                 st.riichi_declared = True
                 st.riichi_turn = st.discards + 1
                 declared_order += 1
                 st.riichi_order = declared_order
-        elif isinstance(ev, RiichiAccept):
+        elif t is RiichiAccept:
             if ev.seat < n:
                 states[ev.seat].riichi_accepted = True
-        elif isinstance(ev, RecordedWin):
+        elif t is RecordedWin:
             if ev.seat < n and states[ev.seat].win_turn is None:
                 states[ev.seat].win_turn = states[ev.seat].discards + 1
             wins.append(ev)
-        elif isinstance(ev, RecordedDraw):
+        elif t is RecordedDraw:
             draws.append(ev)
 
     if wins:
