@@ -33,7 +33,7 @@ game.  Field codes:
 ``call_not_held``          chi/pon/kan/kita tiles the caller does not hold
 ``call_out_of_turn``       ankan/kakan/kita outside the caller's own turn
 ``call_after_riichi``      chi/pon/kan (other than a legal ankan) after riichi
-``riichi_hand_changed``    a discard after riichi other than the drawn tile
+``riichi_hand_changed``    a discard (or kita) after riichi other than the drawn tile
 ``riichi_open``            riichi with an open hand
 ``riichi_points``          riichi with less than the riichi cost
 ``riichi_not_tenpai``      the riichi discard leaves a hand that is not tenpai
@@ -48,6 +48,7 @@ game.  Field codes:
 ``win_out_of_turn``        a tsumo not right after the winner's draw
 ``ron_no_discard``         a ron with no discard/kakan/kita from ``from_seat``
 ``ron_furiten``            a ron while furiten (own discards, passed, riichi)
+``kita_ron_not_allowed``   a ron on a set-aside North where the rules forbid it
 ``win_incomplete``         the winner's hand is not complete
 ``hand`` ``melds``         the replayed winner's tiles / melds differ from the log
 ``win_tile``               the replayed winning tile differs from ``machi``
@@ -94,7 +95,6 @@ from replay_audit.scoring.hand import GARI_KINDS
 from replay_audit.tiles import RED_FIVES, TERMINALS_AND_HONORS, counts34, to_notation
 
 __all__ = [
-    "KITA_BREAKS_IPPATSU",
     "GameReplay",
     "HandReplay",
     "ResultReplay",
@@ -102,11 +102,6 @@ __all__ = [
     "replay_hand",
 ]
 
-KITA_BREAKS_IPPATSU = True
-"""Whether a kita (three-player North set aside) ends everyone's ippatsu window.
-``scoring-rules.md`` §13 says it does (riichi.wiki, YarrowRen notes); a kita
-always ends the first uninterrupted go-around (double riichi, tenhou/chiihou,
-kyuushu kyuuhai)."""
 
 _NORTH = 30
 _KITA_KINDS = frozenset((_NORTH,))
@@ -919,11 +914,23 @@ class _Table:
         allowed = GARI_KINDS if self.rules.scoring == "toutenkou" else _KITA_KINDS
         if not self.rules.nukidora or tile >> 2 not in allowed:
             self._find("kita_not_allowed", "kita without nukidora or of a non-North", ev.seq, s)
+        if self.riichi[s] and tile != self.last_draw[s]:
+            self._find(
+                "riichi_hand_changed",
+                "after riichi only a just-drawn North can be set aside",
+                ev.seq,
+                s,
+                computed=self.last_draw[s],
+                recorded=tile,
+            )
         if not self._take(s, tile):
             self._find("call_not_held", f"kita: tile {tile} is not in the hand", ev.seq, s)
         self.melds[s].append(m)
+        # A kita always ends the first uninterrupted go-around (double riichi,
+        # tenhou/chiihou, kyuushu); whether it ends ippatsu is a rule
+        # (``scoring-rules.md`` §13: on Tenhou it does).
         self.uninterrupted = False
-        if KITA_BREAKS_IPPATSU:
+        if self.rules.kita_breaks_ippatsu:
             self._break_ippatsu()
         self.offer_seats.append(s)
         self.offer_kinds.append(tile >> 2)
@@ -1002,6 +1009,8 @@ class _Table:
             win_tile = lo[1]
             if lo[2] == _OFFER_ANKAN and not self.rules.kokushi_ankan_ron:
                 self._find("ron_no_discard", "ron on an ankan", seq, s)
+            if lo[2] == _OFFER_KITA and not self.rules.kita_ron:
+                self._find("kita_ron_not_allowed", "ron on a set-aside North", seq, s)
             chankan = lo[2] == _OFFER_KAKAN or lo[2] == _OFFER_ANKAN
             houtei = self.live == 0 and lo[2] == _OFFER_DISCARD
             renhou = self.uninterrupted and not self.discarded[s]

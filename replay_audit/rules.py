@@ -57,6 +57,10 @@ class RuleSet:
     # table
     nukidora: bool = False
     """North set aside as kita (three-player)."""
+    kita_breaks_ippatsu: bool = True
+    """Tenhou: a kita ends everyone's ippatsu; some sites treat it as no call."""
+    kita_ron: bool = True
+    """A set-aside North can be ronned (Tenhou: yes, without chankan)."""
     chi: bool = True
     # payments
     honba_ron: int = 300

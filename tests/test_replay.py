@@ -32,7 +32,7 @@ from replay_audit.events import (
 )
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.replay import GameReplay, _waits, replay_game
-from replay_audit.rules import TENHOU_3P, TENHOU_4P, RuleSet
+from replay_audit.rules import TENHOU_3P, TENHOU_4P, RuleSet, load_rules
 from replay_audit.scoring.agari import waits as agari_waits
 from replay_audit.tiles import counts34, parse_tiles
 
@@ -825,3 +825,64 @@ def test_pruned_waits_equal_agari_waits(kinds: list[int]) -> None:
 def test_pruned_waits_kokushi_thirteen_sided() -> None:
     counts = counts34(parse_tiles("19m19p19s1234567z"))
     assert _waits(counts) == agari_waits(counts) and len(_waits(counts)) == 13
+
+
+def _kita_during_ippatsu() -> Script:
+    """3-player: seat 1 riichis waiting on 9p/1z; seat 2 sets a North aside before
+    seat 1's next draw wins."""
+    sc = Script({1: "123p456p789s99p1z4z"}, players=3, dora="9s")
+    sc.turn(0, "5s")
+    sc.draw(1, "1z")
+    sc.riichi(1)
+    sc.discard(1, "4z")
+    sc.accept(1)
+    sc.draw(2, "4z")
+    sc.call(2, MeldKind.KITA, ["4z"])
+    sc.draw(2, "6s")
+    sc.discard(2, "6s", tsumogiri=True)
+    sc.turn(0, "3s")
+    sc.draw(1, "9p")
+    sc.win(1, 1)
+    return sc
+
+
+def test_kita_ends_ippatsu_on_tenhou_but_not_under_the_seed_site_rules() -> None:
+    sc = _kita_during_ippatsu()
+    rep = run(sc, TENHOU_3P)
+    assert codes(rep) == []
+    assert not only_result(rep).win.ippatsu  # type: ignore[union-attr]
+    site = load_rules("sanma-site")
+    rep = run(sc, site)
+    assert codes(rep) == []
+    assert only_result(rep).win.ippatsu  # type: ignore[union-attr]
+
+
+def test_after_riichi_only_a_just_drawn_north_can_be_set_aside() -> None:
+    def script(kita_from_hand: bool) -> Script:
+        sc = Script({1: "123p456p789s111z9p"}, players=3, dora="9s")
+        sc.turn(0, "5s")
+        sc.draw(1, "4z")
+        sc.riichi(1)
+        sc.discard(1, "9p")  # riichi on a 4z tanki, the North kept in hand
+        sc.accept(1)
+        sc.turn(2, "6s")
+        sc.turn(0, "3s")
+        if kita_from_hand:
+            sc.draw(1, "7s")
+            sc.call(1, MeldKind.KITA, [sc.held_id(1, "4z")])  # not the tile just drawn
+        else:
+            sc.draw(1, "4z")
+            sc.call(1, MeldKind.KITA, [sc.events[-1].tile])  # the North just drawn
+        return sc
+
+    assert codes(run(script(kita_from_hand=False), TENHOU_3P)) == []
+    assert codes(run(script(kita_from_hand=True), TENHOU_3P)) == ["riichi_hand_changed"]
+
+
+def test_kita_ron_is_allowed_on_tenhou_and_refused_under_the_seed_site_rules() -> None:
+    sc = Script({0: "4z" + "1199m1199p119s7z", 1: "123p456p789s111z4z"}, players=3, dora="9s")
+    sc.draw(0, "7z")
+    sc.call(0, MeldKind.KITA, ["4z"])
+    sc.win(1, 0)
+    assert codes(run(sc, TENHOU_3P)) == []
+    assert codes(run(sc, load_rules("sanma-site"))) == ["kita_ron_not_allowed"]
