@@ -40,14 +40,17 @@ def test_every_shipped_rule_file_loads() -> None:
         assert rules.name == f.stem and rules.players == 3
 
 
-def test_site_differs_from_tenhou_3p_only_in_honba_and_aborts() -> None:
+def test_site_differs_from_tenhou_3p_only_in_honba_aborts_and_kita() -> None:
     # Seed 004: honba 1000 per ron, 500 per tsumo payer (Tenhou 200/100); no four-wind,
-    # no four-riichi; nine terminals and four kans still abort (and no triple ron in 3).
+    # no four-riichi; nine terminals and four kans still abort (and no triple ron in 3);
+    # a kita is not a call (it keeps ippatsu) and a set-aside North cannot be ronned.
     site = load_rules(RULEFILES / "sanma-site.toml")
     assert differences(T3, site) == {
         "honba_ron": (200, 1000),
         "honba_tsumo": (100, 500),
         "abortive_draws": (("yao9", "ron3", "kan4"), ("yao9", "kan4")),
+        "kita_breaks_ippatsu": (True, False),
+        "kita_ron": (True, False),
     }
 
 
