@@ -199,7 +199,6 @@ class _GameAuditor:
         players = self.meta.players
         scores = list(start)
         sticks = hand.sticks
-        deposits: list[int] = []
         results_by_id = {id(r.result): r for r in hr.results}
         first_winner_done = False
         winners: list[int] = []
@@ -212,7 +211,6 @@ class _GameAuditor:
             if t is RiichiAccept:
                 scores[ev.seat] -= rules.riichi_cost
                 sticks += 1
-                deposits.append(ev.seat)
                 if ev.scores is not None and tuple(ev.scores[:players]) != tuple(scores[:players]):
                     self.add(
                         "payment",
@@ -265,6 +263,11 @@ class _GameAuditor:
                     hand, ev, rr, row, sticks, exhaustive_draw_deltas, nagashi_deltas
                 )
                 self._check_ba(hand, ev, sticks)
+            if computed is None and ev.deltas:
+                # Nothing could be computed (the hand is already flagged): the
+                # chain goes on with what the log paid, so the next hand is not
+                # reported a second time for the same problem.
+                computed = tuple(ev.deltas)
             if computed is not None:
                 for s in range(players):
                     scores[s] += computed[s]
@@ -361,18 +364,17 @@ class _GameAuditor:
                 **where,
             )
             return None
-        is_yakuman = bool(value.yakuman) or bool(ev.yakuman)
         checks: list[tuple[str, object, object]] = [
             ("points", ev.points, value.points),
             ("limit", ev.limit, value.limit),
         ]
         if ev.yakuman or value.yakuman:
+            # the fu Tenhou writes on a yakuman is meaningless: not compared
             checks.append(("yakuman", tuple(sorted(ev.yakuman)), tuple(sorted(value.yakuman))))
         else:
             checks.append(("han", ev.han, value.han))
             checks.append(("yaku", _yaku_set(ev.yaku), _yaku_set(value.yaku)))
-            if not is_yakuman:
-                checks.append(("fu", ev.fu, value.fu))
+            checks.append(("fu", ev.fu, value.fu))
         for name, rec, comp in checks:
             if rec is not None and rec != comp:
                 self.add(
