@@ -547,8 +547,9 @@ class _GameAuditor:
                 last,
             )
         players = self.meta.players
-        rules = uma_for_date(self.rules, game_date(self.game), self.meta.hanchan)
-        era = detect_era(owari, rules) if rules.rounding == "auto" else rules.rounding
+        date = game_date(self.game)
+        rules = uma_for_date(self.rules, date, self.meta.hanchan)
+        era = _final_era(rules, owari, date, detect_era)
         raw, pts = final_points(end_scores[:players], sticks_left, rules, era=era)
         for s in range(players):
             if owari.scores[s] != raw[s]:
@@ -597,6 +598,27 @@ def _chain_start(
                 return computed
             break
     return hand.scores
+
+
+ERA1_LAST_SEEN = "2021100399"
+EXACT_FIRST_SEEN = "2022060100"
+
+
+def _final_era(rules: RuleSet, owari: Any, date: str | None, detect_era: Any) -> str:
+    """Which final-point rounding applies.  The log's date decides where it can
+    (Tenhou rounded to 1000 until at least 2021-10-03 and wrote exact tenths from
+    2022-06-01 at the latest, ``scoring-rules.md`` §14); only an undated log or
+    one from the months between is matched against its own ``owari``, as that
+    section's auditor rule says."""
+    if rules.rounding != "auto":
+        return rules.rounding
+    if date is not None:
+        stamp = date.ljust(10, "0")
+        if stamp >= EXACT_FIRST_SEEN:
+            return "exact"
+        if stamp <= ERA1_LAST_SEEN:
+            return "era1"
+    return str(detect_era(owari, rules, date=date))
 
 
 def _expected_next(
