@@ -9,6 +9,7 @@ an audit of thousands and every input file shows up in the report.
 from __future__ import annotations
 
 import glob
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
@@ -82,7 +83,7 @@ def iter_log_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
         text = str(item)
         p = Path(text)
         if p.is_dir():
-            found: Iterable[Path] = sorted(f for f in p.rglob("*") if _is_log_file(f))
+            found: Iterable[Path] = sorted(f for f in _walk(p) if _is_log_file(f))
         elif not p.exists() and _GLOB_CHARS.intersection(text):
             found = sorted(Path(m) for m in glob.glob(text, recursive=True))
             found = [f for f in found if f.is_file()]
@@ -92,6 +93,22 @@ def iter_log_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
             if f not in seen:
                 seen.add(f)
                 yield f
+
+
+def _walk(top: Path) -> Iterator[Path]:
+    """Every entry under ``top``, following symlinked folders (a corpus is often
+    a folder of links) but entering each real folder once, so a link loop ends."""
+    visited: set[str] = set()
+    for root, dirs, files in os.walk(top, followlinks=True):
+        real = os.path.realpath(root)
+        if real in visited:
+            dirs[:] = []
+            continue
+        visited.add(real)
+        dirs[:] = [d for d in dirs if os.path.realpath(os.path.join(root, d)) not in visited]
+        base = Path(root)
+        for name in files:
+            yield base / name
 
 
 def _is_log_file(path: Path) -> bool:

@@ -151,3 +151,20 @@ def test_iter_games_over_corpus_folder(corpus: Path) -> None:
     results = list(iter_games([corpus / "tenhou-xml" / "special"]))
     assert len(results) == 22
     assert all(isinstance(r, Game) and not r.errors for _, r in results)
+
+
+def test_symlinked_folders_are_followed_once_and_loops_end(tmp_path: Path) -> None:
+    """A corpus is often a folder of links: logs behind a linked folder are found,
+    a folder reached twice is listed once, and a link loop does not hang."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "a.xml").write_text("<mjloggm/>", encoding="utf-8")
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    (batch / "b.xml").write_text("<mjloggm/>", encoding="utf-8")
+    (batch / "linked").symlink_to(real)
+    (batch / "again").symlink_to(real)
+    (batch / "loop").symlink_to(batch)
+    found = list(iter_log_paths([batch]))
+    names = sorted(p.name for p in found)
+    assert names == ["a.xml", "b.xml"]
