@@ -156,10 +156,16 @@ def m_owari(root):
     return el
 
 
+def _next_kind(tile: str) -> str:
+    """A tile of the next kind that exists in 3-player games too (no 2m-8m)."""
+    t = (int(tile) + 4) % 136
+    return str(32 + t % 4 if 4 <= t < 32 else t)
+
+
 def m_dora_indicator(root):
     el = _first(root, lambda e: e.tag == "AGARI")
     if el is not None:
-        _set_list(el, "doraHai", 0, lambda v: str((int(v) + 4) % 136))
+        _set_list(el, "doraHai", 0, _next_kind)
     return el
 
 
