@@ -434,3 +434,14 @@ def test_same_facts_from_xml_and_json(corpus: Path) -> None:
                 ra["label"],
                 ra["seat"],
             )
+
+
+def test_players_reads_paths_files_and_folders() -> None:
+    """A path, a list of paths and a folder are read with the project's reader."""
+    root = Path(__file__).resolve().parents[1] / "fixtures"
+    one = root / "4p_double_yakuman.xml"
+    by_path = players(str(one))
+    assert sorted(by_path["player"]) == ["A", "B", "C", "D"]
+    assert by_path.set_index("player").loc["B", "wins"] == 1
+    assert len(players([one])) == 4
+    assert len(players(root)) > 4

@@ -49,12 +49,9 @@ def fact_frames(games: Iterable[Game]) -> tuple[pd.DataFrame, pd.DataFrame]:
 def _games_from_paths(paths: list[Path]) -> Iterable[Game]:
     """Read logs with the project's reader (``replay_audit.io``), skipping what it
     reports as unreadable: statistics cover what could be read."""
-    try:
-        from replay_audit import io as rio  # the reader lands in parallel
-    except ImportError as exc:  # pragma: no cover - depends on the build stage
-        raise RuntimeError("reading paths needs replay_audit.io (not available)") from exc
-    for item in rio.iter_games(paths):
-        game = getattr(item, "game", item)
+    from replay_audit.io import iter_games
+
+    for _path, game in iter_games(paths):  # (path, Game) or (path, error)
         if isinstance(game, Game):
             yield game
 
