@@ -39,7 +39,7 @@ from replay_audit.scoring.decompose import (
 )
 from replay_audit.scoring.fu import CHIITOITSU_ITEMS, FuItems, PonSet, fu_items
 from replay_audit.scoring.points import hand_value
-from replay_audit.scoring.toutenkou import toutenkou_dora_of, toutenkou_points
+from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT, toutenkou_dora_of, toutenkou_points
 from replay_audit.scoring.yaku import (
     AKA,
     DORA,
@@ -311,12 +311,6 @@ def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
 
 
 # ----------------------------------------------------------------- Toutenkou
-
-TOUTENKOU_UNIT = 100
-"""One Toutenkou point in the log's score units.  No Toutenkou log exists, so
-this project reads them the way Tenhou writes its 10-point 'ratio' tables:
-INIT ``ten``, ``sc`` and ``owari`` hold points where other games hold hundreds,
-and AGARI ``ten[1]`` (never scaled) holds points x 100."""
 
 GARI_KINDS = frozenset((0, 4, 8, 30))
 """1m, 5m, 9m and North: the tiles a Toutenkou player may set aside."""

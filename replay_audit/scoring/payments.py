@@ -209,10 +209,6 @@ def win_deltas(
     return tuple(deltas)
 
 
-TOUTENKOU_UNIT = 100
-"""One Toutenkou point in log score units (see ``scoring.hand.TOUTENKOU_UNIT``)."""
-
-
 def _toutenkou_win_deltas(
     value: WinValue,
     *,
@@ -233,7 +229,7 @@ def _toutenkou_win_deltas(
     ...            first_winner=True, pao_seat=None, rules=PRESETS["toutenkou"])
     (1200, 0, -1200, 0)
     """
-    from replay_audit.scoring.toutenkou import toutenkou_win_deltas
+    from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT, toutenkou_win_deltas
 
     per_payer = value.base // TOUTENKOU_UNIT
     deltas = toutenkou_win_deltas(
@@ -268,7 +264,7 @@ def exhaustive_draw_deltas(
     (-1000, 2000, -1000, 0)
     """
     if pool is None and rules.scoring == "toutenkou":
-        from replay_audit.scoring.toutenkou import toutenkou_draw_deltas
+        from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT, toutenkou_draw_deltas
 
         return tuple(d * TOUTENKOU_UNIT for d in toutenkou_draw_deltas(tenpai, rules))
     total = rules.noten_pool if pool is None else pool

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 from replay_audit.rules import RuleSet
 from replay_audit.scoring.payments import SEATS, exhaustive_draw_deltas
+from replay_audit.tiles import dora_of
 
 YAKUMAN_POINTS = 20
 BANBAN = 2
@@ -41,6 +42,12 @@ SET_BONUS = 4
 ALL_GARI_BONUS = 20
 KARASU_OPEN = 10
 KARASU_CLOSED = 20
+
+TOUTENKOU_UNIT = 100
+"""One Toutenkou point in the log's score units.  No Toutenkou log exists, so
+this project reads them the way Tenhou writes its 10-point 'ratio' tables:
+INIT ``ten``, ``sc`` and ``owari`` hold points where other games hold hundreds,
+and AGARI ``ten[1]`` (never scaled) holds points x 100."""
 
 MANZU_KINDS = (0, 4, 8)
 """The only manzu in the Toutenkou set: 1m, 5m, 9m (kinds 0, 4, 8)."""
@@ -104,12 +111,7 @@ def toutenkou_dora_of(indicator_kind: int) -> int | None:
         if indicator_kind not in MANZU_KINDS:
             raise ValueError(f"kind {indicator_kind} ({indicator_kind + 1}m) is not in Toutenkou")
         return {0: 8, 8: 0, 4: None}[indicator_kind]
-    if indicator_kind < 27:
-        suit = indicator_kind // 9 * 9
-        return suit + (indicator_kind - suit + 1) % 9
-    if indicator_kind < 31:
-        return 27 + (indicator_kind - 27 + 1) % 4
-    return 31 + (indicator_kind - 31 + 1) % 3
+    return dora_of(indicator_kind)
 
 
 def toutenkou_win_deltas(
