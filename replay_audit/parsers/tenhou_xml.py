@@ -776,14 +776,7 @@ class _HandState:
         if chip_raw is not None:
             values = [int(v) for v in chip_raw.split(",") if v]
             chip = tuple(zip(values[::2], values[1::2], strict=True))
-        owari, owari_chips = _owari(attrs.pop("owari", None))
-        if owari_chips is not None:
-            b.meta_extra.append(("owari.chips", owari_chips))
-        ratio = attrs.pop("ratio", None)
-        self._extra("AGARI", attrs, index)
-        if owari is not None:
-            b.owari = owari
-        b._result_seen = True
+        owari, ratio = self._result_tail("AGARI", attrs, index)
         return RecordedWin(
             seq=index,
             seat=who,
@@ -810,6 +803,23 @@ class _HandState:
             owari=owari,
         )
 
+    def _result_tail(
+        self, tag: str, attrs: dict[str, str], index: int
+    ) -> tuple[Owari | None, str | None]:
+        """What AGARI and RYUUKYOKU share after their own attributes: ``owari``
+        (chip values kept raw in the game's extras), ``ratio``, the unknown
+        attributes, and the note that a result has been seen."""
+        b = self.b
+        owari, owari_chips = _owari(attrs.pop("owari", None))
+        if owari_chips is not None:
+            b.meta_extra.append(("owari.chips", owari_chips))
+        ratio = attrs.pop("ratio", None)
+        self._extra(tag, attrs, index)
+        if owari is not None:
+            b.owari = owari
+        b._result_seen = True
+        return owari, ratio
+
     def _ryuukyoku(self, attrs: dict[str, str], index: int) -> RecordedDraw:
         b = self.b
         kind = attrs.pop("type", "exhaustive")
@@ -827,14 +837,7 @@ class _HandState:
                 if len(tiles) % 3 == 0 or len(tiles) > 14:
                     raise InvalidValueError(f"RYUUKYOKU hai{seat} has {len(tiles)} tiles")
                 shown.append((seat, tiles))
-        owari, owari_chips = _owari(attrs.pop("owari", None))
-        if owari_chips is not None:
-            b.meta_extra.append(("owari.chips", owari_chips))
-        ratio = attrs.pop("ratio", None)
-        self._extra("RYUUKYOKU", attrs, index)
-        if owari is not None:
-            b.owari = owari
-        b._result_seen = True
+        owari, ratio = self._result_tail("RYUUKYOKU", attrs, index)
         return RecordedDraw(
             seq=index,
             kind=kind,
