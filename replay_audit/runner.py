@@ -365,17 +365,12 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
 
 
 @dataclass(slots=True)
-class _StoredAudit:
-    """Duck-typed ``FileAudit`` for ``AuditReport.from_file_audits``: a stored file row
-    plus the rows of at most one table, so one table loads without the others."""
+class _StoredAudit(FileAudit):
+    """A ``FileAudit`` rebuilt from disk for ``AuditReport.from_file_audits``: the
+    stored file row plus the rows of at most one table, so one table loads
+    without the others."""
 
-    row: dict[str, Any]
-    games: list[dict[str, Any]] = field(default_factory=list)
-    hands: list[dict[str, Any]] = field(default_factory=list)
-    findings: list[dict[str, Any]] = field(default_factory=list)
-    hand_facts: list[dict[str, Any]] = field(default_factory=list)
-    game_facts: list[dict[str, Any]] = field(default_factory=list)
-    score_history: list[dict[str, Any]] = field(default_factory=list)
+    row: dict[str, Any] = field(default_factory=dict)
 
     def file_row(self) -> dict[str, Any]:
         return self.row
@@ -404,12 +399,12 @@ class StoredAuditReport(AuditReport):
 
     def _table(self, name: str) -> pd.DataFrame:
         if name not in self._tables:
-            stubs = [_StoredAudit(dict(e["file_row"])) for e in self.entries]
+            stubs = [_StoredAudit(e["path"], row=dict(e["file_row"])) for e in self.entries]
             if name != "files":
                 rows = self.store.read_rows(name, self.entries)
                 for stub, e in zip(stubs, self.entries, strict=True):
                     setattr(stub, name, rows[e["path"]])
-            built = AuditReport.from_file_audits(stubs, rules=self.rules)  # type: ignore[arg-type]
+            built = AuditReport.from_file_audits(stubs, rules=self.rules)
             self._tables[name] = getattr(built, name)
         return self._tables[name]
 
