@@ -13,8 +13,9 @@ Three concerns shape this module:
   returned ``StoredAuditReport`` loads a table from the parts only when asked.
 * **Resumable.** The index line of a file is written after its parts, so an
   interrupted run leaves either a complete, indexed part or an ignored orphan. A
-  rerun skips every file whose path, content hash (SHA-256 of the bytes on disk) and
-  rules (name and fingerprint) match its latest index line.
+  rerun skips every file whose path, content hash (SHA-256 of the bytes on disk),
+  rules (name and fingerprint) and auditor code (a hash of this package's sources)
+  match its latest index line, so upgrading the tool re-audits everything.
 
 The worker is ``audit.audit_file`` (or any picklable function with its signature,
 which the tests use to simulate failures); ``dask_engine`` reuses the chunk task and
@@ -23,6 +24,7 @@ the store from here.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -207,6 +209,29 @@ def rules_key(rules: RuleSet | None) -> tuple[str, str]:
     return rules.name, hashlib.sha256(repr(rules).encode()).hexdigest()[:16]
 
 
+def sources_fingerprint(root: Path) -> str:
+    """A hash of every ``.py`` and ``.toml`` file under ``root``: names and bytes."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".toml") and p.is_file()):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """The auditor's own code: ``sources_fingerprint`` of this package.
+
+    A result is only as good as the code that computed it, so a resumed run must not
+    reuse rows written by another version (a fixed scoring bug would otherwise stay
+    in the report); ``SCHEMA_VERSION`` alone only changes when the tables do. The
+    hash costs a few milliseconds, once per process.
+    """
+    return sources_fingerprint(Path(__file__).resolve().parent)
+
+
 def file_sha256(path: str | Path) -> str:
     """SHA-256 of the bytes on disk (compressed or not): the content half of the key."""
     h = hashlib.sha256()
@@ -346,6 +371,7 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
                 "rules": name,
                 "rules_fingerprint": fingerprint,
                 "schema": SCHEMA_VERSION,
+                "code": code_fingerprint(),
                 "part": task.part if task.out is not None else None,
                 "file_row": fa.file_row(),
                 "categories": _categories(fa),
@@ -490,6 +516,7 @@ def plan_run(
         store.clear()
         return Plan(unique, [], run, store)
     name, fingerprint = rules_key(rules)
+    code = code_fingerprint()
     index = store.read_index()
     todo: list[str] = []
     reused: list[dict[str, Any]] = []
@@ -500,6 +527,7 @@ def plan_run(
             and entry.get("rules") == name
             and entry.get("rules_fingerprint") == fingerprint
             and entry.get("schema") == SCHEMA_VERSION
+            and entry.get("code") == code
             and entry.get("sha256") is not None
             and _same_content(path, entry["sha256"])
         ):

@@ -233,6 +233,43 @@ def test_rerun_skips_audited_files_and_reaudits_changed_ones(
     assert sorted(_calls(calls)) == sorted(files)
 
 
+def test_rerun_after_a_code_change_reaudits_everything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows written by another version of the auditor are never reused."""
+    from replay_audit import runner
+
+    files = make_logs(tmp_path / "logs", 6)
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("CALLS_LOG", str(calls))
+    out = tmp_path / "o"
+    audit_files(files, jobs=1, out=out, worker=fake_worker)
+    index = [json.loads(x) for x in (out / PARTS_DIR / INDEX_NAME).read_text().splitlines()]
+    assert {e["code"] for e in index} == {runner.code_fingerprint()}
+    calls.unlink()
+    monkeypatch.setattr(runner, "code_fingerprint", lambda: "another-version")
+    again = audit_files(files, jobs=1, out=out, worker=fake_worker)
+    assert sorted(_calls(calls)) == sorted(files)
+    assert again.run_stats["skipped"] == 0 and len(again.files) == 6
+
+
+def test_sources_fingerprint_changes_with_any_source_or_rule_file(tmp_path: Path) -> None:
+    from replay_audit.runner import sources_fingerprint
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub" / "r.toml").write_text("name = 'r'\n")
+    (tmp_path / "notes.txt").write_text("ignored")
+    first = sources_fingerprint(tmp_path)
+    (tmp_path / "notes.txt").write_text("still ignored")
+    assert sources_fingerprint(tmp_path) == first
+    (tmp_path / "sub" / "r.toml").write_text("name = 's'\n")
+    second = sources_fingerprint(tmp_path)
+    assert second != first
+    (tmp_path / "a.py").rename(tmp_path / "b.py")
+    assert sources_fingerprint(tmp_path) not in (first, second)
+
+
 def test_failure_midway_keeps_finished_chunks_and_resume_finishes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
