@@ -16,3 +16,14 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is absent")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def corpus_audit():
+    """The whole corpus audited once in this process (one job, in memory): the
+    reference the parallel and Dask runs are compared with."""
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is absent")
+    from replay_audit.runner import run_audit
+
+    return run_audit([CORPUS], jobs=1)

@@ -105,13 +105,15 @@ def test_dask_without_out_returns_an_in_memory_report(cluster: Any, tmp_path: Pa
 
 
 @pytest.mark.corpus
-def test_dask_real_audit_matches_local(cluster: Any, corpus: Path, tmp_path: Path) -> None:
+def test_dask_real_audit_matches_local(
+    cluster: Any, corpus: Path, corpus_audit: Any, tmp_path: Path
+) -> None:
+    """The whole corpus on the cluster gives the one-job report exactly."""
     pytest.importorskip("replay_audit.io")
     from replay_audit.runner import run_audit
 
-    files = sorted((corpus / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[:150]
-    files += sorted((corpus / "tenhou-xml" / "special").iterdir())
-    files += sorted((corpus / "tenhou-json" / "excerpts").glob("*.json"))
-    ref = run_audit(files, jobs=1)
-    got = run_audit(files, engine="dask", scheduler=cluster.scheduler_address, out=tmp_path / "o")
-    _same(ref, got)
+    got = run_audit(
+        [corpus], engine="dask", scheduler=cluster.scheduler_address, out=tmp_path / "o"
+    )
+    _same(corpus_audit, got)
+    assert got.summary()["files"] == len(pd.read_csv(corpus / "manifest.tsv", sep="\t"))

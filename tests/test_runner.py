@@ -369,14 +369,14 @@ def test_progress_bar_goes_to_stderr_only(
 
 @pytest.mark.corpus
 def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
-    corpus: Path, tmp_path: Path
+    corpus: Path, corpus_audit: AuditReport, tmp_path: Path
 ) -> None:
     """The whole corpus, once in this process and once on two workers via Parquet."""
     pytest.importorskip("replay_audit.io")
     from replay_audit.runner import run_audit
 
     manifest = pd.read_csv(corpus / "manifest.tsv", sep="\t")
-    ref = run_audit([corpus], jobs=1)
+    ref = corpus_audit
     par = run_audit([corpus], jobs=2, out=tmp_path / "o")
     assert isinstance(par, StoredAuditReport)
     assert_same_report(ref, par)
