@@ -7,6 +7,7 @@ deal_in_rate (deal-in rate) = deal_ins / hands: deal-ins ÷ hands
 """
 
 from replay_audit.stats.aggregate import (
+    combine,
     counters,
     derive,
     fact_frames,
@@ -23,12 +24,16 @@ from replay_audit.stats.facts import (
     player_key,
     score_history,
 )
+from replay_audit.stats.tenhou_rank import PT_TABLES, PtTable, rate_change, stable_dan
 
 __all__ = [
     "COMPOSITES",
     "COUNTERS",
+    "PT_TABLES",
     "STATS",
+    "PtTable",
     "StatDef",
+    "combine",
     "counters",
     "derive",
     "explain",
@@ -41,5 +46,7 @@ __all__ = [
     "placements",
     "player_key",
     "players",
+    "rate_change",
     "score_history",
+    "stable_dan",
 ]

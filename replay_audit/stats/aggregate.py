@@ -11,6 +11,11 @@ convention:
   (default, amae) or are dropped entirely (taopp).
 - ``closed_kan_is_call``: an ankan counts as a call for the call rate and
   makes a win non-dama (default False: an ankan keeps the hand closed).
+
+Most counters are sums; a few are maxima (``CounterDef.reduce``, e.g. the
+longest dealer streak).  ``combine`` merges partial counter tables (per file,
+per worker) with each column's own reducer, so the result is the same as
+counting everything at once.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import pandas as pd
 from replay_audit.events import Game
 from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS
 from replay_audit.stats.facts import game_facts, hand_facts
+from replay_audit.stats.tenhou_rank import DEFAULT_PT_TABLES, PtTable, stable_dan
 
 DoubleRon = Literal["per_winner", "per_hand"]
 
@@ -135,6 +141,15 @@ def _hand_counters(
     c["double_riichi_wins"] = (won & b("double_riichi")).astype(int)
     c["nagashi"] = b("nagashi").astype(int)
     c["abortive_hands"] = b("abortive").astype(int)
+    sh = hf["start_shanten"].astype(float) if "start_shanten" in hf else pd.Series(np.nan, hf.index)
+    known = sh.notna()
+    dealer = b("dealer")
+    c["start_shanten_hands"] = known.astype(int)
+    c["start_shanten_sum"] = sh.fillna(0)
+    c["dealer_start_shanten_hands"] = (known & dealer).astype(int)
+    c["dealer_start_shanten_sum"] = sh.where(dealer, 0).fillna(0)
+    c["nondealer_start_shanten_hands"] = (known & ~dealer).astype(int)
+    c["nondealer_start_shanten_sum"] = sh.where(~dealer, 0).fillna(0)
     return c
 
 
@@ -151,7 +166,46 @@ def _game_counters(gf: pd.DataFrame) -> pd.DataFrame:
     c["final_score_sum"] = gf["final_score"].astype(float)
     c["final_points_sum"] = gf["final_points"].astype(float)
     c["busts"] = gf["bust"].astype(bool).astype(int)
+    nan = pd.Series(np.nan, index=gf.index)
+    c["max_dealer_streak"] = gf["dealer_streak"].astype(float) if "dealer_streak" in gf else nan
+    change = gf["rate_change"].astype(float) if "rate_change" in gf else nan
+    c["rated_games"] = change.notna().astype(int)
+    c["rate_change_sum"] = change.fillna(0)
     return c
+
+
+REDUCERS: dict[str, str] = {c.key: c.reduce for c in COUNTERS}
+"""Counter column → ``"sum"`` or ``"max"`` (how partial counts combine)."""
+
+
+def _reduce(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Group rows (facts turned counters, or partial counter tables) by
+    ``keys`` and reduce each counter with its own reducer: sums count NaN as
+    0, maxima skip NaN (and stay NaN when nothing was seen)."""
+    names = [c.key for c in COUNTERS]
+    for name in names:
+        if name not in frame:
+            frame[name] = 0 if REDUCERS[name] == "sum" else np.nan
+    grouped = frame.groupby(keys, sort=True, dropna=False)
+    sums = [n for n in names if REDUCERS[n] == "sum"]
+    maxes = [n for n in names if REDUCERS[n] == "max"]
+    out = grouped[sums].sum(min_count=0)
+    if maxes:
+        out = out.join(grouped[maxes].max())
+    return out[names].reset_index()
+
+
+def combine(
+    tables: Iterable[pd.DataFrame], *, by: tuple[str, ...] = ("name", "game_type")
+) -> pd.DataFrame:
+    """Merge counter tables of disjoint sets of games (per file, per worker)
+    into the table of their union: summed counters add, maximum counters take
+    the larger.  ``combine([counters(a), counters(b)]) == counters(a ∪ b)``."""
+    parts = [t for t in tables if len(t)]
+    keys = list(by)
+    if not parts:
+        return pd.DataFrame(columns=[*keys, *(c.key for c in COUNTERS)])
+    return _reduce(pd.concat(parts, ignore_index=True), keys)
 
 
 def counters(
@@ -165,9 +219,10 @@ def counters(
 ) -> pd.DataFrame:
     """Summed counters per group (default: per player and game type).
 
-    Counters are additive: counters of two disjoint sets of games summed
-    column-wise equal the counters of their union.  Unfinished hands (the log
-    ends mid-hand) and unfinished games (no ``owari``) are never counted."""
+    Counters combine: counters of two disjoint sets of games merged by
+    ``combine`` (sums, or maxima for ``reduce="max"`` counters) equal the
+    counters of their union.  Unfinished hands (the log ends mid-hand) and
+    unfinished games (no ``owari``) are never counted."""
     if double_ron not in ("per_winner", "per_hand"):
         raise ValueError(f"double_ron must be 'per_winner' or 'per_hand', not {double_ron!r}")
     keys = list(by)
@@ -185,24 +240,50 @@ def counters(
         parts.append(pd.concat([gf[keys], gc], axis=1))
     if not parts:
         return pd.DataFrame(columns=[*keys, *names])
-    both = pd.concat(parts, ignore_index=True)
-    for name in names:
-        if name not in both:
-            both[name] = 0
-    out = both.groupby(keys, sort=True, dropna=False)[names].sum(min_count=0).reset_index()
-    return out
+    return _reduce(pd.concat(parts, ignore_index=True), keys)
 
 
-def derive(counts: pd.DataFrame) -> pd.DataFrame:
-    """Add every statistic of the registry to a counter table (NaN where n = 0)."""
+def derive(counts: pd.DataFrame, *, pt_tables: dict[str, PtTable] | None = None) -> pd.DataFrame:
+    """Add every statistic of the registry to a counter table (NaN where n = 0).
+
+    ``pt_tables`` maps a group's ``game_type`` to the lobby table its stable
+    dan uses (default ``tenhou_rank.DEFAULT_PT_TABLES``); groups without a
+    table get NaN."""
+    tables = DEFAULT_PT_TABLES if pt_tables is None else pt_tables
     out = counts.copy()
     for s in STATS:
-        den = out[s.denominator].astype(float)
-        out[s.key] = out[s.numerator].astype(float).div(den.where(den > 0)) * s.scale
+        if s.kind == "value":
+            out[s.key] = out[s.numerator].astype(float)
+        elif s.kind == "stable_dan":
+            out[s.key] = _stable_dans(out, tables)
+        else:
+            den = out[s.denominator].astype(float)
+            out[s.key] = out[s.numerator].astype(float).div(den.where(den > 0)) * s.scale
     for key, _label, a, b, _formula in COMPOSITES:
         out[key] = out[a] * out[b]
     out["net_efficiency"] = out["win_efficiency"] - out["deal_in_loss"]
     return out
+
+
+def _stable_dans(counts: pd.DataFrame, tables: dict[str, PtTable]) -> list[float]:
+    if "game_type" not in counts:
+        return [float("nan")] * len(counts)
+    places = counts[["place_1", "place_2", "place_3", "place_4"]].astype(float).to_numpy()
+    out = []
+    for gtype, row in zip(counts["game_type"], places, strict=True):
+        table = tables.get(str(gtype))
+        out.append(stable_dan(row, table) if table is not None else float("nan"))
+    return out
+
+
+def _with_lobby(frame: pd.DataFrame, lobbies: dict[Any, Any]) -> pd.DataFrame:
+    """``game_type`` + ``-lobby`` (e.g. ``tenhou-4p-hanchan-tokujou``) for rows
+    of games whose lobby is known; the lobby comes from the game facts by file."""
+    if not len(frame):
+        return frame
+    lob = frame["file"].map(lobbies)
+    gtype = frame["game_type"].where(lob.isna(), frame["game_type"] + "-" + lob.astype(str))
+    return frame.assign(game_type=gtype)
 
 
 # ------------------------------------------------------------------------ public
@@ -215,15 +296,26 @@ def players(
     count_abortive_as_hands: bool = True,
     closed_kan_is_call: bool = False,
     by_game_type: bool = True,
+    by_lobby: bool = False,
     min_games: int = 0,
+    pt_tables: dict[str, PtTable] | None = None,
 ) -> pd.DataFrame:
     """One row per player (and per game type unless ``by_game_type=False``):
     the counters of ``definitions.COUNTERS`` (so every rate's ``n`` is at hand)
     followed by every statistic of ``definitions.STATS``.
 
     Sorted by games then hands, most first.  ``min_games`` drops players with
-    fewer finished games (leaderboards want a threshold, stats.md §1.6)."""
+    fewer finished games (leaderboards want a threshold, stats.md §1.6).
+
+    ``by_lobby`` splits Tenhou game types by ranked lobby
+    (``tenhou-4p-hanchan-houou`` …), so each group's stable dan uses its own
+    lobby's pt table; otherwise Tenhou 4-player groups use the Houou table.
+    ``pt_tables`` overrides the game type → table mapping
+    (``tenhou_rank.DEFAULT_PT_TABLES``)."""
     hf, gf = _frames(source)
+    if by_lobby and by_game_type and len(gf) and "lobby" in gf:
+        lobbies = dict(zip(gf["file"], gf["lobby"], strict=False))
+        hf, gf = _with_lobby(hf, lobbies), _with_lobby(gf, lobbies)
     by = ("name", "game_type") if by_game_type else ("name",)
     if not by_game_type:
         hf = hf.assign(game_type="all") if len(hf) else hf
@@ -237,7 +329,7 @@ def players(
         closed_kan_is_call=closed_kan_is_call,
         by=by,
     )
-    out = derive(counts)
+    out = derive(counts, pt_tables=pt_tables)
     if min_games:
         out = out[out["games"] >= min_games]
     out = out.rename(columns={"name": "player"})

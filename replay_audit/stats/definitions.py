@@ -10,11 +10,21 @@ is zero is ``NaN``, never 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+StatKind = Literal["ratio", "value", "stable_dan"]
+Reduce = Literal["sum", "max"]
 
 
 @dataclass(frozen=True, slots=True)
 class StatDef:
-    """One derived statistic: ``numerator / denominator`` (both counter columns).
+    """One derived statistic, by ``kind``:
+
+    - ``ratio`` (most): ``numerator / denominator`` (both counter columns);
+    - ``value``: the ``numerator`` counter itself (a maximum such as the
+      longest dealer streak, or a total such as the summed R change);
+    - ``stable_dan``: from the place counters and the group's lobby pt table
+      (``tenhou_rank``); ``numerator`` names the counters it reads.
 
     ``formula`` is the human-readable definition shown as a tooltip; ``label``
     the column heading; ``scale`` multiplies the ratio (e.g. 100 for "per 100")."""
@@ -25,12 +35,18 @@ class StatDef:
     denominator: str
     formula: str
     scale: float = 1.0
+    kind: StatKind = "ratio"
 
 
 @dataclass(frozen=True, slots=True)
 class CounterDef:
+    """One counter column.  ``reduce`` says how partial counts combine (across
+    hands, games, files, workers): most are sums; a ``max`` counter keeps the
+    largest value seen (NaN when nothing was seen)."""
+
     key: str
     meaning: str
+    reduce: Reduce = "sum"
 
 
 COUNTERS: tuple[CounterDef, ...] = (
@@ -89,6 +105,21 @@ COUNTERS: tuple[CounterDef, ...] = (
     CounterDef("double_riichi_wins", "wins with double riichi"),
     CounterDef("nagashi", "nagashi mangan made"),
     CounterDef("abortive_hands", "abortive draws sat in"),
+    # starting hands
+    CounterDef("start_shanten_hands", "hands whose 13 dealt tiles are known"),
+    CounterDef("start_shanten_sum", "sum of the shanten of the 13 dealt tiles"),
+    CounterDef("dealer_start_shanten_hands", "dealer hands whose 13 dealt tiles are known"),
+    CounterDef("dealer_start_shanten_sum", "sum of dealt-hand shanten as dealer"),
+    CounterDef("nondealer_start_shanten_hands", "non-dealer hands whose dealt tiles are known"),
+    CounterDef("nondealer_start_shanten_sum", "sum of dealt-hand shanten as non-dealer"),
+    # per game, Tenhou ranking
+    CounterDef(
+        "max_dealer_streak",
+        "most repeats as dealer in a row within one game (renchan count)",
+        reduce="max",
+    ),
+    CounterDef("rated_games", "finished games where every seat has an R (rate)"),
+    CounterDef("rate_change_sum", "sum of R changes (factor 0.2) over rated games"),
 )
 
 STATS: tuple[StatDef, ...] = (
@@ -262,6 +293,65 @@ STATS: tuple[StatDef, ...] = (
         "hands",
         "Σ per-hand score change (deltas − own stick) ÷ hands",
     ),
+    # starting hands (起手向聴)
+    StatDef(
+        "avg_start_shanten",
+        "starting shanten",
+        "start_shanten_sum",
+        "start_shanten_hands",
+        "Σ shanten of the 13 dealt tiles (dealer's first draw not included) ÷ hands;"
+        " shanten = min(regular, seven pairs, thirteen orphans)",
+    ),
+    StatDef(
+        "avg_start_shanten_dealer",
+        "starting shanten (dealer)",
+        "dealer_start_shanten_sum",
+        "dealer_start_shanten_hands",
+        "Σ shanten of the 13 dealt tiles ÷ dealer hands",
+    ),
+    StatDef(
+        "avg_start_shanten_nondealer",
+        "starting shanten (non-dealer)",
+        "nondealer_start_shanten_sum",
+        "nondealer_start_shanten_hands",
+        "Σ shanten of the 13 dealt tiles ÷ non-dealer hands",
+    ),
+    # Tenhou ranking (per game)
+    StatDef(
+        "longest_dealer_streak",
+        "longest dealer streak",
+        "max_dealer_streak",
+        "",
+        "max over games of the repeats as dealer in a row (renchan count: 0 = the"
+        " dealership passed at once; win, tenpai draw or abortive draw all repeat)",
+        kind="value",
+    ),
+    StatDef(
+        "stable_dan",
+        "stable dan",
+        "place_1 place_2 place_3 place_4",
+        "",
+        "dan d where pt1·n1 + pt2·n2 + pt3·n3 = loss(d)·n4 for the lobby's pt table"
+        " (Houou unless grouped by lobby; 4-player Tenhou only), e.g. Houou:"
+        " ((60·n1 + 30·n2)/n4 − 20)/10",
+        kind="stable_dan",
+    ),
+    StatDef(
+        "avg_rate_change",
+        "R change per game",
+        "rate_change_sum",
+        "rated_games",
+        "Σ 0.2 × (place score 30/10/−10/−30, 3p 30/0/−30 + (table mean R − own R)/40)"
+        " ÷ rated games (0.2: players with 400+ games)",
+    ),
+    StatDef(
+        "total_rate_change",
+        "R change (total)",
+        "rate_change_sum",
+        "",
+        "Σ 0.2 × (place score + (table mean R − own R)/40) over rated games",
+        kind="value",
+    ),
 )
 
 COMPOSITES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -296,7 +386,8 @@ def explain(key: str | None = None) -> str:
     lines = []
     for s in STATS:
         if key is None or s.key == key:
-            lines.append(f"{s.key} ({s.label}) = {s.numerator} / {s.denominator}: {s.formula}")
+            how = f"{s.numerator} / {s.denominator}" if s.kind == "ratio" else s.numerator
+            lines.append(f"{s.key} ({s.label}) = {how}: {s.formula}")
     for ckey, label, a, b, formula in COMPOSITES:
         if key is None or ckey == key:
             lines.append(f"{ckey} ({label}) = {a} × {b}: {formula}")

@@ -39,6 +39,8 @@ from replay_audit.rules import (
     rules_for_disp,
     rules_for_go_type,
 )
+from replay_audit.shanten import shanten
+from replay_audit.stats.tenhou_rank import lobby_of_disp, lobby_of_go_type, rate_change
 from replay_audit.tiles import is_terminal_or_honor, kind
 
 ANONYMOUS_NAMES = frozenset({"", "NoName"})
@@ -103,6 +105,34 @@ def game_type(game: Game) -> str:
 
 def platform(game: Game) -> str:
     return "majsoul" if game_rules(game).name.startswith("majsoul") else "tenhou"
+
+
+def lobby(game: Game) -> str | None:
+    """Tenhou's ranked lobby (``ippan``/``joukyuu``/``tokujou``/``houou``),
+    ``private`` for a private lobby (GO ``lobby`` > 0), None when the log does
+    not say or is not a Tenhou game.  Picks the stable-dan pt table
+    (``tenhou_rank``)."""
+    meta = game.meta
+    if platform(game) != "tenhou":
+        return None
+    if meta.lobby:
+        return "private"
+    if meta.format == "tenhou-xml":
+        return lobby_of_go_type(meta.go_type)
+    return lobby_of_disp(meta.rule_disp)
+
+
+def start_shanten(tiles: tuple[int, ...]) -> int | None:
+    """Shanten of a dealt hand: the 13 tiles the seat was dealt (INIT), for the
+    dealer too.  The dealer's 14th tile is the first draw; counting it would
+    make dealers look half a step closer (amae-koromo#95).  None unless the
+    seat was dealt exactly 13 tiles (a 3-player placeholder, a fixture)."""
+    if len(tiles) != 13:
+        return None
+    counts = [0] * 34
+    for t in tiles:
+        counts[t >> 2] += 1
+    return shanten(counts)
 
 
 def seats(game: Game) -> range:
@@ -225,6 +255,7 @@ def hand_facts(game: Game) -> list[dict[str, Any]]:
     - ``delta`` (sum of recorded deltas this hand), ``riichi_stick``
       (points put down as a riichi stick), ``net`` (delta − riichi_stick: the
       score change the hand caused)
+    - ``start_shanten``: shanten of the 13 dealt tiles (``None`` if not 13)
     """
     rules = game_rules(game)
     gtype = game_type(game)
@@ -331,6 +362,7 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
             nagashi=False,
             delta=0,
             riichi_stick=rules.riichi_cost if st.riichi_accepted else 0,
+            start_shanten=start_shanten(hand.haipai[seat]) if seat < len(hand.haipai) else None,
         )
         rows.append(row)
 
@@ -415,7 +447,15 @@ def placements(scores: Iterable[int]) -> tuple[int, ...]:
 def game_facts(game: Game) -> list[dict[str, Any]]:
     """One row per (game, seat): ``file, log_id, date, game_type, platform, rules,
     players, hanchan, hands, complete, seat, name, final_score, final_points,
-    place, bust``.
+    place, bust, lobby, dealer_streak, rate, rate_change``.
+
+    ``dealer_streak``: the most times the seat *repeated* as dealer in a row
+    in this game (renchan count: a dealership with no repeat is 0, with two
+    repeats 2), whatever kept the seat (a win, tenpai at a draw, an abortive
+    draw); None if the seat was never dealer.  ``rate``: the seat's R from the
+    player list; ``rate_change``: Tenhou's R change of the game with the
+    400-games factor (``tenhou_rank.rate_change``), None unless the game is
+    finished and every seat has a rate.
 
     Final values come from ``Game.owari`` (Tenhou's own last line, which also
     moves leftover riichi sticks to the top); a game without it is
@@ -427,6 +467,10 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
     owari = game.owari
     complete = owari is not None and len(owari.scores) >= n
     places = placements(owari.scores[:n]) if complete and owari else ()
+    streaks = dealer_streaks(game)
+    rates = [p.rate for p in game.players[:n]]
+    rated = complete and len(rates) == n and all(r is not None for r in rates)
+    lobby_name = lobby(game)
     rows = []
     for seat in seats(game):
         rows.append(
@@ -447,9 +491,41 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
                 "final_points": float(owari.points[seat]) if complete and owari else None,
                 "place": places[seat] if complete else None,
                 "bust": (owari.scores[seat] < 0) if complete and owari else None,
+                "lobby": lobby_name,
+                "dealer_streak": streaks.get(seat),
+                "rate": rates[seat] if seat < len(rates) else None,
+                "rate_change": (
+                    rate_change(places[seat], rates[seat], rates, n)  # type: ignore[arg-type]
+                    if rated
+                    else None
+                ),
             }
         )
     return rows
+
+
+def dealer_streaks(game: Game) -> dict[int, int]:
+    """Per seat, the longest run of *repeats* as dealer (renchan count).
+
+    Consecutive hands with the same ``round_index`` are one dealership; its
+    repeats are its hands minus one.  Seats that were never dealer are absent.
+
+    >>> from replay_audit.events import GameMeta, HandLog, Player
+    >>> def h(i, r):
+    ...     return HandLog(i, i, r, 0, 0, r % 4, (), (), 0)
+    >>> g = Game(GameMeta("x", None, "tenhou-xml", 4), (), tuple(
+    ...     h(i, r) for i, r in enumerate([0, 0, 0, 1, 2, 2, 3])))
+    >>> dealer_streaks(g)
+    {0: 2, 1: 0, 2: 1, 3: 0}
+    """
+    best: dict[int, int] = {}
+    run_round: int | None = None
+    run = 0
+    for hand in game.hands:
+        run = run + 1 if hand.round_index == run_round else 1
+        run_round = hand.round_index
+        best[hand.dealer] = max(best.get(hand.dealer, 0), run - 1)
+    return best
 
 
 # ------------------------------------------------------------------ score history

@@ -1,0 +1,374 @@
+"""The later statistics: starting shanten (and the shanten function itself),
+longest dealer streak (a max-reduced counter), stable dan and Tenhou R change.
+
+Hand-built games with answers worked out in the comments; the shanten function
+against the ``mahjong`` package on random hands; (corpus) sanity on Phoenix."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from replay_audit.events import Discard, Draw, Game, GameMeta, HandLog, Owari, Player, RecordedDraw
+from replay_audit.shanten import chiitoitsu_shanten, kokushi_shanten, regular_shanten, shanten
+from replay_audit.stats import (
+    STATS,
+    combine,
+    counters,
+    explain,
+    fact_frames,
+    game_facts,
+    hand_facts,
+    players,
+)
+from replay_audit.stats.definitions import COUNTERS
+from replay_audit.stats.facts import dealer_streaks, lobby, start_shanten
+from replay_audit.stats.tenhou_rank import (
+    HOUOU_HANCHAN,
+    HOUOU_TONPUU,
+    PT_TABLES,
+    TOKUJOU_HANCHAN,
+    lobby_of_go_type,
+    rate_change,
+    stable_dan,
+)
+from replay_audit.tiles import parse_tiles
+
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+
+
+def counts(text: str) -> list[int]:
+    c = [0] * 34
+    for t in parse_tiles(text):
+        c[t // 4] += 1
+    return c
+
+
+# ------------------------------------------------------------------- shanten
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        ("123456789m1234p", 0),  # 1p/4p ... tenpai
+        ("123456789m11p12s", 0),
+        ("123m456p789s11z23z", 1),  # three groups, a pair, two honor singles
+        ("19m19p19s1234567z", 0),  # thirteen-sided kokushi
+        ("1122m3344p5566s7z", 0),  # seven pairs tenpai
+        ("1111m2222p3333s4z", 2),  # three groups; 1m/2p/3s extras cannot pair
+        ("1111z2222z3333z4z", 3),  # three honor quads: three dead tiles
+        ("147m258p369s1234z", 6),
+        ("123456789m12344p", -1),  # 14 tiles complete
+        ("11223344556677z", -1),  # seven pairs of honors
+    ],
+)
+def test_shanten_known_hands(hand: str, expected: int) -> None:
+    c = counts(hand)
+    assert shanten(c) == expected
+
+
+def test_shanten_shapes_separately() -> None:
+    c = counts("113355m779p1133s")  # six pairs and a single: seven-pairs tenpai
+    assert chiitoitsu_shanten(c) == 0
+    assert kokushi_shanten(counts("19m19p19s1234567z")) == 0
+    assert regular_shanten(counts("123456789m1234p")) == 0
+    with pytest.raises(ValueError):
+        shanten([0] * 9)
+
+
+def _random_counts(data: st.DataObject, size: int) -> list[int]:
+    wall = [k for k in range(34) for _ in range(4)]
+    concentrated = data.draw(st.booleans())
+    if concentrated:  # few kinds, so four-held kinds and honor quads come up often
+        kinds = data.draw(st.lists(st.integers(0, 33), min_size=4, max_size=6, unique=True))
+        wall = [k for k in kinds for _ in range(4)]
+    idx = data.draw(
+        st.lists(
+            st.integers(0, len(wall) - 1),
+            min_size=min(size, len(wall)),
+            max_size=min(size, len(wall)),
+            unique=True,
+        )
+    )
+    c = [0] * 34
+    for i in idx:
+        c[wall[i]] += 1
+    return c
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.data(), st.sampled_from([13, 13, 14, 10, 11, 7, 8, 4, 5, 1, 2]))
+def test_shanten_agrees_with_mahjong_package(data: st.DataObject, size: int) -> None:
+    Shanten = pytest.importorskip("mahjong.shanten").Shanten
+    c = _random_counts(data, size)
+    if sum(c) % 3 == 0:
+        return
+    assert shanten(c) == Shanten.calculate_shanten(c)
+
+
+def test_shanten_agrees_on_many_dealt_hands() -> None:
+    """A fixed-seed sample of real-looking dealt hands (13 tiles from a wall)."""
+    Shanten = pytest.importorskip("mahjong.shanten").Shanten
+    rng = random.Random(20261129)
+    for _ in range(3000):
+        c = [0] * 34
+        for t in rng.sample(range(136), 13):
+            c[t // 4] += 1
+        assert shanten(c) == Shanten.calculate_shanten(c)
+
+
+# ----------------------------------------------------------------- fixtures
+
+
+def _hand(index: int, round_index: int, haipai: tuple[tuple[int, ...], ...], **kw) -> HandLog:
+    events = (
+        Draw(index * 10 + 1, round_index % 4, 135),
+        Discard(index * 10 + 2, round_index % 4, 135, True),
+        RecordedDraw(seq=index * 10 + 3, kind="exhaustive", deltas=(0, 0, 0, 0), shown=()),
+    )
+    return HandLog(
+        index=index,
+        seq=index * 10,
+        round_index=round_index,
+        honba=kw.get("honba", 0),
+        sticks=0,
+        dealer=round_index % 4,
+        scores=(25000,) * 4,
+        haipai=haipai,
+        dora_indicator=0,
+        events=events,
+    )
+
+
+def _game(
+    rounds: list[int],
+    haipai: tuple[tuple[int, ...], ...],
+    *,
+    final: tuple[int, ...] = (40000, 30000, 20000, 10000),
+    rates: tuple[float | None, ...] = (None,) * 4,
+    go_type: int = 0xA9,
+    source: str = "more.xml",
+    names: tuple[str, ...] = NAMES,
+) -> Game:
+    meta = GameMeta(source, source, "tenhou-xml", 4, go_type=go_type, hanchan=bool(go_type & 8))
+    hands = tuple(_hand(i, r, haipai) for i, r in enumerate(rounds))
+    return Game(
+        meta,
+        tuple(Player(n, rate=r) for n, r in zip(names, rates, strict=True)),
+        hands,
+        owari=Owari(final, (0.0,) * 4),
+    )
+
+
+# Dealt hands: seat 0 tenpai (0), seat 1 one-shanten (1), seat 2 kokushi 1-shanten,
+# seat 3 thirteen singles scattered (6).
+HAIPAI = (
+    tuple(parse_tiles("123456789m1234p")),
+    tuple(parse_tiles("123456789m1357p")),
+    tuple(parse_tiles("19m19p19s123456z5m")),
+    tuple(parse_tiles("147m258p369s1234z")),
+)
+
+
+def test_start_shanten_facts_use_the_13_dealt_tiles() -> None:
+    assert [start_shanten(h) for h in HAIPAI] == [0, 1, 1, 6]
+    assert start_shanten(()) is None  # 3-player placeholder / fixtures
+    g = _game([0, 1], HAIPAI)
+    rows = hand_facts(g)
+    assert [r["start_shanten"] for r in rows] == [0, 1, 1, 6] * 2
+
+
+def test_start_shanten_statistics_split_by_dealer() -> None:
+    # E1 (Ann dealer), E2 (Bob dealer), E3 (Cid dealer): same dealt hands each time.
+    p = players([_game([0, 1, 2], HAIPAI)]).set_index("player")
+    assert p.loc["Ann", "avg_start_shanten"] == 0
+    assert p.loc["Bob", "avg_start_shanten_dealer"] == 1
+    assert math.isnan(p.loc["Dee", "avg_start_shanten_dealer"])  # never dealer
+    assert p.loc["Dee", "avg_start_shanten_nondealer"] == 6
+    assert p.loc["Cid", "start_shanten_hands"] == 3
+    assert p.loc["Cid", "dealer_start_shanten_hands"] == 1
+
+
+# -------------------------------------------------------------- dealer streak
+
+
+def test_dealer_streaks_count_repeats() -> None:
+    # E1 E1 E1 (Ann: 2 repeats) E2 (Bob: 0) E3 E3 (Cid: 1) E4 (Dee: 0) S1 S1 S1 S1 (Ann: 3)
+    g = _game([0, 0, 0, 1, 2, 2, 3, 4, 4, 4, 4], HAIPAI)
+    assert dealer_streaks(g) == {0: 3, 1: 0, 2: 1, 3: 0}
+    gf = {r["seat"]: r["dealer_streak"] for r in game_facts(g)}
+    assert gf == {0: 3, 1: 0, 2: 1, 3: 0}
+
+
+def test_longest_dealer_streak_is_a_max_across_games() -> None:
+    g1 = _game([0, 0, 0, 1, 2, 3], HAIPAI, source="a.xml")  # Ann 2
+    g2 = _game([0, 1, 1, 1, 1, 2, 3], HAIPAI, source="b.xml")  # Ann 0, Bob 3
+    g3 = _game([0, 0, 1, 2, 3], HAIPAI, source="c.xml")  # Ann 1
+    p = players([g1, g2, g3]).set_index("player")
+    assert p.loc["Ann", "longest_dealer_streak"] == 2  # max, not 2 + 0 + 1
+    assert p.loc["Bob", "longest_dealer_streak"] == 3
+    assert p.loc["Dee", "longest_dealer_streak"] == 0
+
+
+def test_combine_partial_counters_equals_counting_at_once() -> None:
+    games = [
+        _game([0, 0, 0, 1, 2, 3], HAIPAI, source="a.xml", rates=(1800.0, 1900.0, 2000.0, 2100.0)),
+        _game([0, 1, 1, 1, 1, 2, 3], HAIPAI, source="b.xml", final=(1, 4, 3, 2)),
+        _game([0, 0, 1, 2, 3], HAIPAI, source="c.xml"),
+    ]
+    parts = [counters(*fact_frames([g])) for g in games]
+    at_once = counters(*fact_frames(games))
+    merged = combine(parts)
+    keys = ["name", "game_type"]
+    pd.testing.assert_frame_equal(
+        merged.set_index(keys).sort_index(), at_once.set_index(keys).sort_index(), check_dtype=False
+    )
+    # merging in another grouping of the parts gives the same table
+    twice = combine([combine(parts[:2]), parts[2]])
+    pd.testing.assert_frame_equal(twice, merged, check_dtype=False)
+    assert {c.key for c in COUNTERS if c.reduce == "max"} == {"max_dealer_streak"}
+
+
+# ---------------------------------------------------------------- stable dan
+
+
+def test_stable_dan_closed_form_matches_the_table() -> None:
+    # stats.md's worked example: 3 firsts, 4 seconds, 3 thirds, 3 fourths → 8 on Houou.
+    assert stable_dan((3, 4, 3, 3), HOUOU_TONPUU) == pytest.approx(8.0)
+    for n in [(10, 9, 8, 7), (25, 25, 25, 25), (3, 1, 0, 2)]:
+        closed = ((60 * n[0] + 30 * n[1]) / n[3] - 20) / 10
+        assert stable_dan(n, HOUOU_HANCHAN) == pytest.approx(closed)
+        assert stable_dan(n, HOUOU_TONPUU) == pytest.approx(closed)
+    # At the stable dan the expected pt of a game is zero (by the table itself).
+    n = (27, 26, 24, 23)
+    d = stable_dan(n, TOKUJOU_HANCHAN)
+    pt = TOKUJOU_HANCHAN.place_pt
+    loss = TOKUJOU_HANCHAN.loss_first_dan + TOKUJOU_HANCHAN.loss_per_dan * (d - 1)
+    assert pt[0] * n[0] + pt[1] * n[1] + pt[2] * n[2] - loss * n[3] == pytest.approx(0)
+    assert math.isnan(stable_dan((5, 0, 0, 0), HOUOU_HANCHAN))
+    assert len(PT_TABLES) == 8
+    assert HOUOU_HANCHAN.loss(10) == 180
+
+
+def test_stable_dan_in_players_per_game_type_and_lobby() -> None:
+    # Ann: 1st, 1st, 4th; Bob: 2nd x3 ... per the final scores below.
+    finals = [
+        (40000, 30000, 20000, 10000),
+        (40000, 30000, 10000, 20000),
+        (5000, 30000, 25000, 40000),
+    ]
+    games = [_game([0, 1, 2, 3], HAIPAI, final=f, source=f"{i}.xml") for i, f in enumerate(finals)]
+    p = players(games).set_index("player")
+    # Ann: n1 = 2, n2 = 0, n4 = 1 → ((120)/1 − 20)/10 = 10
+    assert p.loc["Ann", "stable_dan"] == pytest.approx(10.0)
+    assert math.isnan(p.loc["Bob", "stable_dan"])  # never 4th
+    # tokujou games (GO 0x89) by lobby use the tokujou table: 75/30, −45 −15/dan
+    tok = [
+        _game([0, 1, 2, 3], HAIPAI, final=f, source=f"t{i}.xml", go_type=0x89)
+        for i, f in enumerate(finals)
+    ]
+    q = players(tok, by_lobby=True).set_index("player")
+    assert q.loc["Ann", "game_type"] == "tenhou-4p-hanchan-tokujou"
+    assert q.loc["Ann", "stable_dan"] == pytest.approx(1 + (150 / 1 - 45) / 15)
+    # three-player or unknown tables: NaN
+    r = players(games, pt_tables={}).set_index("player")
+    assert r["stable_dan"].isna().all()
+
+
+def test_lobby_from_go_type() -> None:
+    assert [lobby_of_go_type(x) for x in (0xA9, 0x89, 0x29, 0x09, None)] == [
+        "houou",
+        "tokujou",
+        "joukyuu",
+        "ippan",
+        None,
+    ]
+    assert lobby(_game([0], HAIPAI, go_type=0xE1)) == "houou"
+
+
+# ------------------------------------------------------------------ R change
+
+
+def test_rate_change_by_hand() -> None:
+    # table mean (1800 + 2000 + 2000 + 2200) / 4 = 2000
+    rates = (1800.0, 2000.0, 2000.0, 2200.0)
+    assert rate_change(1, 1800.0, rates, 4) == pytest.approx(0.2 * (30 + 200 / 40))
+    assert rate_change(4, 2200.0, rates, 4) == pytest.approx(0.2 * (-30 - 200 / 40))
+    assert rate_change(2, 2000.0, rates, 3) == pytest.approx(0.0)
+
+
+@given(
+    st.lists(st.floats(1400, 2400, allow_nan=False), min_size=4, max_size=4),
+    st.permutations([1, 2, 3, 4]),
+)
+def test_rate_changes_of_a_table_sum_to_zero(rates: list[float], places: list[int]) -> None:
+    total = sum(rate_change(p, r, rates, 4) for p, r in zip(places, rates, strict=True))
+    assert total == pytest.approx(0.0, abs=1e-9)
+
+
+def test_rate_change_in_players() -> None:
+    rates = (1800.0, 2000.0, 2000.0, 2200.0)
+    g1 = _game([0, 1, 2, 3], HAIPAI, rates=rates, source="r1.xml")  # places 1 2 3 4
+    g2 = _game([0, 1, 2, 3], HAIPAI, source="r2.xml")  # no rates: not counted
+    p = players([g1, g2]).set_index("player")
+    assert p.loc["Ann", "rated_games"] == 1
+    assert p.loc["Ann", "games"] == 2
+    assert p.loc["Ann", "total_rate_change"] == pytest.approx(0.2 * (30 + 5))
+    assert p.loc["Dee", "avg_rate_change"] == pytest.approx(0.2 * (-30 - 5))
+    assert [r["rate_change"] for r in game_facts(g2)] == [None] * 4
+
+
+# ------------------------------------------------------------------ registry
+
+
+def test_new_statistics_are_documented() -> None:
+    keys = {s.key for s in STATS}
+    for key in (
+        "avg_start_shanten",
+        "avg_start_shanten_dealer",
+        "avg_start_shanten_nondealer",
+        "longest_dealer_streak",
+        "stable_dan",
+        "avg_rate_change",
+        "total_rate_change",
+    ):
+        assert key in keys
+        assert key in explain(key)
+    assert "renchan" in explain("longest_dealer_streak")
+
+
+# -------------------------------------------------------------------- corpus
+
+
+@pytest.mark.corpus
+def test_corpus_phoenix_sanity(corpus) -> None:
+    from replay_audit.io import iter_games
+
+    files = sorted((corpus / "tenhou-xml" / "phoenix-2024").glob("*"))[:300]
+    games = [g for _p, g in iter_games(files) if isinstance(g, Game)]
+    assert len(games) == len(files)
+    p = players(games)
+    t = p.groupby("game_type")[
+        ["start_shanten_hands", "start_shanten_sum", "rated_games", "games", "hands"]
+    ].sum()
+    # every dealt hand of a 4-player log has 13 tiles; every finished game has rates
+    assert (t["start_shanten_hands"] == t["hands"]).all()
+    assert (t["rated_games"] == t["games"]).all()
+    mean = t["start_shanten_sum"].sum() / t["start_shanten_hands"].sum()
+    assert 3.0 < mean < 4.0  # random 13-tile hands average about 3.5 shanten
+    # R changes of each table sum to zero, and a Phoenix table's stable dan is plausible
+    gf = fact_frames(games)[1]
+    per_game = gf.groupby("file")["rate_change"].sum()
+    assert per_game.abs().max() < 1e-6
+    rows = p[p["games"] >= 1]
+    assert rows["longest_dealer_streak"].max() >= 3
+    pooled = p.groupby("game_type")[["place_1", "place_2", "place_3", "place_4"]].sum()
+    for _gt, row in pooled.iterrows():
+        assert stable_dan(row.to_numpy(), HOUOU_HANCHAN) == pytest.approx(
+            ((60 * row.iloc[0] + 30 * row.iloc[1]) / row.iloc[3] - 20) / 10
+        )
