@@ -141,7 +141,6 @@ def _run(
 
     assert plan.store is not None
     store = plan.store
-    entries = list(plan.reused)
     cluster_totals: dict[str, int] = {}
     if plan.todo:
         n_workers = jobs or os.cpu_count() or 1
@@ -170,8 +169,7 @@ def _run(
             try:
                 for fut in as_completed(futures_of(indexed)):
                     got = fut.result()
-                    store.append_index(got)
-                    entries.extend(got)
+                    plan.index(got)
                     hands += ChunkResult(got).hands
                     if bar is not None:
                         bar.set_postfix(hands=hands, refresh=False)
@@ -192,9 +190,7 @@ def _run(
         "run": plan.run,
         "cluster_totals": cluster_totals,
     }
-    return StoredAuditReport(
-        store.root, entries, rules=rules.name if rules else "auto", run_stats=stats
-    )
+    return plan.report(rules.name if rules else "auto", stats)
 
 
 def _bar(total: int, enabled: bool) -> Any:

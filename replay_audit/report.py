@@ -96,6 +96,18 @@ FINDING_COLUMNS = [
 ]
 
 
+CSV_TABLES = ("files", "games", "hands", "findings")
+"""The tables ``tables()`` returns and the CSV, Parquet and JSON writers write."""
+
+TABLE_COLUMNS: dict[str, list[str]] = {
+    "files": FILE_COLUMNS,
+    "games": GAME_COLUMNS,
+    "hands": HAND_COLUMNS,
+    "findings": FINDING_COLUMNS,
+}
+"""The fixed leading columns of each written table (extra columns follow)."""
+
+
 INT_COLUMNS = frozenset(
     {
         "games",
@@ -246,12 +258,7 @@ class AuditReport:
 
     # -- writers
     def tables(self) -> dict[str, pd.DataFrame]:
-        return {
-            "files": self.files,
-            "games": self.games,
-            "hands": self.hands,
-            "findings": self.findings,
-        }
+        return {name: getattr(self, name) for name in CSV_TABLES}
 
     def write(self, out: str | Path, formats: Iterable[str] = ("csv",)) -> list[Path]:
         """Write the report under the folder ``out``; returns the files written.
@@ -264,11 +271,14 @@ class AuditReport:
         for fmt in formats:
             if fmt not in FORMATS:
                 raise ValueError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}")
-            written.extend(_WRITERS[fmt](self, folder))
+            written.extend(self._write_format(fmt, folder))
         meta = folder / "summary.json"
         meta.write_text(json.dumps(self.summary(), indent=2, ensure_ascii=False), encoding="utf-8")
         written.append(meta)
         return written
+
+    def _write_format(self, fmt: str, folder: Path) -> list[Path]:
+        return _WRITERS[fmt](self, folder)
 
     def write_html(self, path: str | Path) -> Path:
         from replay_audit import html, stats

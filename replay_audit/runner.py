@@ -9,8 +9,10 @@ Three concerns shape this module:
 * **Flat memory.** With ``out`` given, the worker that audits a chunk also writes
   its rows as one Parquet file per table (``out/parts/<table>/part-<run>-<n>.parquet``)
   and sends back only a few index lines. The parent appends those lines to
-  ``out/parts/index.jsonl``; nothing else accumulates, whatever the input size. The
-  returned ``StoredAuditReport`` loads a table from the parts only when asked.
+  ``out/parts/index.jsonl`` and keeps running totals only; nothing else accumulates,
+  whatever the input size. The returned ``StoredAuditReport`` holds the run's paths
+  and totals: it loads a table from the parts only when asked, and writes CSV part
+  by part without loading any.
 * **Resumable.** The index line of a file is written after its parts, so an
   interrupted run leaves either a complete, indexed part or an ignored orphan. A
   rerun skips every file whose path, content hash (SHA-256 of the bytes on disk),
@@ -30,6 +32,7 @@ import json
 import math
 import os
 import shutil
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -43,7 +46,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
-from replay_audit.report import AuditReport
+from replay_audit.report import CSV_TABLES, TABLE_COLUMNS, AuditReport
 from replay_audit.rules import RuleSet
 
 Worker = Callable[..., FileAudit]
@@ -242,6 +245,55 @@ def file_sha256(path: str | Path) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One file's index line, reduced to what a run needs after the file is done."""
+
+    key: tuple[str | None, str, str, int, str | None]
+    """(content sha256, rules name, rules fingerprint, schema, code): equal = reusable."""
+    part: str | None
+    status: str
+    counts: tuple[int, int, int, int]
+    """games, hands, results, findings."""
+    categories: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def of(cls, entry: dict[str, Any]) -> IndexEntry:
+        row = entry.get("file_row") or {}
+        i = sys.intern
+        return cls(
+            key=(
+                entry.get("sha256"),
+                i(str(entry.get("rules"))),
+                i(str(entry.get("rules_fingerprint"))),
+                int(entry.get("schema") or 0),
+                i(entry["code"]) if isinstance(entry.get("code"), str) else None,
+            ),
+            part=i(entry["part"]) if isinstance(entry.get("part"), str) else None,
+            status=i(str(row.get("status"))),
+            counts=tuple(int(row.get(k) or 0) for k in ("games", "hands", "results", "findings")),  # type: ignore[arg-type]
+            categories=tuple(sorted((entry.get("categories") or {}).items())),
+        )
+
+
+@dataclass(slots=True)
+class Tally:
+    """Running totals of a run's files: what ``summary()`` reports, without the rows."""
+
+    files: int = 0
+    status: dict[str, int] = field(default_factory=dict)
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    categories: dict[str, int] = field(default_factory=dict)
+
+    def add(self, e: IndexEntry) -> None:
+        self.files += 1
+        self.status[e.status] = self.status.get(e.status, 0) + 1
+        for k, n in enumerate(e.counts):
+            self.counts[k] += n
+        for cat, n in e.categories:
+            self.categories[cat] = self.categories.get(cat, 0) + n
+
+
+@dataclass(frozen=True, slots=True)
 class Store:
     """The on-disk layout under ``out``: parts per table plus an append-only index."""
 
@@ -263,9 +315,13 @@ class Store:
         if self.parts.exists():
             shutil.rmtree(self.parts)
 
-    def read_index(self) -> dict[str, dict[str, Any]]:
-        """Latest index entry per path. A torn last line (a killed run) is ignored."""
-        latest: dict[str, dict[str, Any]] = {}
+    def read_index(self) -> dict[str, IndexEntry]:
+        """Latest entry per path, compact. A torn last line (a killed run) is ignored.
+
+        Only what resuming, summing and locating rows need is kept (about a tenth
+        of the entry as written), so a million indexed files fit in a few hundred MB.
+        """
+        latest: dict[str, IndexEntry] = {}
         if not self.index_path.exists():
             return latest
         with open(self.index_path, encoding="utf-8") as f:
@@ -275,7 +331,7 @@ class Store:
                 except json.JSONDecodeError:
                     continue
                 if isinstance(entry, dict) and "path" in entry:
-                    latest[entry["path"]] = entry
+                    latest[entry["path"]] = IndexEntry.of(entry)
         return latest
 
     def append_index(self, entries: Iterable[dict[str, Any]]) -> None:
@@ -297,13 +353,12 @@ class Store:
         pq.write_table(rows_to_table(rows), tmp)
         os.replace(tmp, path)
 
-    def read_rows(self, table: str, entries: Sequence[dict[str, Any]]) -> dict[str, list[dict]]:
-        """Rows of ``table`` per input path, from the parts the given entries name.
+    def read_rows(self, table: str, wanted: dict[str, str | None]) -> dict[str, list[dict]]:
+        """Rows of ``table`` per input path, from the part ``wanted`` names for it.
 
         Rows of a part that an entry no longer points at (a file audited again
         later, or an orphan of a killed run) are left out.
         """
-        wanted = {e["path"]: e["part"] for e in entries}
         by_path: dict[str, list[dict[str, Any]]] = {p: [] for p in wanted}
         for part in sorted({p for p in wanted.values() if p is not None}):
             path = self.part_path(table, part)
@@ -380,6 +435,9 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
     if task.out is None:
         return ChunkResult(entries, audits)
     store = Store(Path(task.out))
+    store.write_part(
+        "files", task.part, [{SOURCE_COLUMN: fa.path, **fa.file_row()} for fa in audits]
+    )
     for table in TABLES:
         rows = [{SOURCE_COLUMN: fa.path, **row} for fa in audits for row in getattr(fa, table)]
         if rows:
@@ -405,31 +463,47 @@ class _StoredAudit(FileAudit):
 class StoredAuditReport(AuditReport):
     """An ``AuditReport`` whose tables stay on disk until first read.
 
-    Each table is built by ``AuditReport.from_file_audits`` from the stored rows
-    in input-path order, so it equals the table of an in-memory run. ``summary()``
-    needs only the small tables (files, games, findings).
+    The report holds the run's paths and running totals only; the index and the
+    parts are read when a table is asked for. Each table is built by
+    ``AuditReport.from_file_audits`` from the stored rows, so it equals the table
+    of an in-memory run. ``summary()`` and ``write(..., ["csv"])`` never load a
+    whole table, which is what keeps a million-file run in flat memory.
     """
 
     def __init__(
         self,
         out: str | Path,
-        entries: Sequence[dict[str, Any]],
+        paths: Iterable[str],
         rules: str = "auto",
         run_stats: dict[str, Any] | None = None,
+        tally: Tally | None = None,
     ) -> None:
         self.store = Store(Path(out))
-        self.entries = sorted(entries, key=lambda e: e["path"])
+        self.paths = sorted(set(paths))
         self.rules = rules
         self.run_stats = dict(run_stats or {})
+        self._tally = tally
         self._tables: dict[str, pd.DataFrame] = {}
+
+    def _wanted(self) -> dict[str, IndexEntry]:
+        """The latest index entry of each path of this run."""
+        index = self.store.read_index()
+        return {p: index[p] for p in self.paths if p in index}
+
+    def _stubs(self, wanted: dict[str, IndexEntry], names: Sequence[str]) -> list[_StoredAudit]:
+        """One ``FileAudit`` per path, its file row and the rows of ``names``."""
+        parts = {p: e.part for p, e in wanted.items()}
+        files = self.store.read_rows("files", parts)
+        stubs = [_StoredAudit(p, row=(files[p][0] if files[p] else {"file": p})) for p in parts]
+        for name in names:
+            rows = self.store.read_rows(name, parts)
+            for stub in stubs:
+                setattr(stub, name, rows[stub.path])
+        return stubs
 
     def _table(self, name: str) -> pd.DataFrame:
         if name not in self._tables:
-            stubs = [_StoredAudit(e["path"], row=dict(e["file_row"])) for e in self.entries]
-            if name != "files":
-                rows = self.store.read_rows(name, self.entries)
-                for stub, e in zip(stubs, self.entries, strict=True):
-                    setattr(stub, name, rows[e["path"]])
+            stubs = self._stubs(self._wanted(), [] if name == "files" else [name])
             built = AuditReport.from_file_audits(stubs, rules=self.rules)
             self._tables[name] = getattr(built, name)
         return self._tables[name]
@@ -441,6 +515,45 @@ class StoredAuditReport(AuditReport):
     hand_facts = property(lambda self: self._table("hand_facts"))  # type: ignore[assignment]
     game_facts = property(lambda self: self._table("game_facts"))  # type: ignore[assignment]
     score_history = property(lambda self: self._table("score_history"))  # type: ignore[assignment]
+
+    def _write_format(self, fmt: str, folder: Path) -> list[Path]:
+        if fmt == "csv":
+            return self._write_csv_streamed(folder)
+        return super()._write_format(fmt, folder)
+
+    def _write_csv_streamed(self, folder: Path) -> list[Path]:
+        """The CSV tables written part by part: memory holds one part at a time.
+
+        Parts are taken in the order of their first path, and each part's rows are
+        sorted as in memory, so a fresh run gives the rows of the in-memory table
+        in the same order (a resumed run may interleave parts from several runs;
+        its rows are then grouped by part).
+        """
+        wanted = self._wanted()
+        first: dict[str | None, str] = {}
+        for path in sorted(wanted):
+            first.setdefault(wanted[path].part, path)
+        order = sorted(first, key=lambda part: first[part])
+        written = []
+        for name in CSV_TABLES:
+            columns = list(TABLE_COLUMNS[name])
+            for part in order:
+                f = self.store.part_path(name, part) if part is not None else None
+                if f is not None and f.exists():
+                    for c in pq.read_schema(f).names:
+                        if c not in columns and c not in (SOURCE_COLUMN, ABSENT_COLUMN):
+                            columns.append(c)
+            target = folder / f"{name}.csv"
+            with open(target, "w", encoding="utf-8", newline="") as out:
+                pd.DataFrame(columns=columns).to_csv(out, index=False)
+                for part in order:
+                    chunk = {p: e for p, e in wanted.items() if e.part == part}
+                    stubs = self._stubs(chunk, [] if name == "files" else [name])
+                    df = getattr(AuditReport.from_file_audits(stubs, rules=self.rules), name)
+                    if not df.empty:
+                        df.reindex(columns=columns).to_csv(out, index=False, header=False)
+            written.append(target)
+        return written
 
     def load(self) -> AuditReport:
         """A plain in-memory ``AuditReport`` with every table loaded."""
@@ -456,38 +569,31 @@ class StoredAuditReport(AuditReport):
         )
 
     def summary(self) -> dict[str, Any]:
-        """``AuditReport.summary()`` from the index alone: no table is loaded.
-
-        (Entries written before per-category counts were indexed fall back to
-        loading the findings table.)
-        """
+        """``AuditReport.summary()`` from the run's totals: no table is loaded."""
         from replay_audit.findings import CATEGORIES
 
-        status: dict[str, int] = {}
-        totals = {"games": 0, "hands": 0, "results": 0, "findings": 0}
-        by_cat: dict[str, int] = {}
-        for e in self.entries:
-            row = e["file_row"]
-            status[row["status"]] = status.get(row["status"], 0) + 1
-            for k in totals:
-                totals[k] += int(row.get(k) or 0)
-            for cat, n in (e.get("categories") or {}).items():
-                by_cat[cat] = by_cat.get(cat, 0) + n
-        if any("categories" not in e for e in self.entries) and not self.findings.empty:
-            by_cat = self.findings["category"].value_counts().to_dict()
+        if self._tally is None:
+            self._tally = Tally()
+            for e in self._wanted().values():
+                self._tally.add(e)
+        t = self._tally
+        games, hands, results, findings = t.counts
         return {
             "schema_version": SCHEMA_VERSION,
             "rules": self.rules,
-            "files": len(self.entries),
-            "files_ok": status.get("ok", 0),
-            "files_mismatch": status.get("mismatch", 0),
-            "files_error": status.get("error", 0),
-            **totals,
-            "findings_by_category": {c: int(by_cat.get(c, 0)) for c in CATEGORIES if by_cat.get(c)},
+            "files": t.files,
+            "files_ok": t.status.get("ok", 0),
+            "files_mismatch": t.status.get("mismatch", 0),
+            "files_error": t.status.get("error", 0),
+            "games": games,
+            "hands": hands,
+            "results": results,
+            "findings": findings,
+            "findings_by_category": {c: t.categories[c] for c in CATEGORIES if t.categories.get(c)},
         }
 
     def __repr__(self) -> str:
-        return f"StoredAuditReport({str(self.store.root)!r}, files={len(self.entries)}, rules={self.rules!r})"
+        return f"StoredAuditReport({str(self.store.root)!r}, files={len(self.paths)}, rules={self.rules!r})"
 
 
 # ------------------------------------------------------------------ planning
@@ -495,12 +601,27 @@ class StoredAuditReport(AuditReport):
 
 @dataclass(slots=True)
 class Plan:
-    """What a run must do: files to audit, entries reused from an earlier run."""
+    """What a run must do: files to audit, and the files an earlier run already did."""
 
     todo: list[str]
-    reused: list[dict[str, Any]]
+    reused: list[str]
     run: str
     store: Store | None
+    tally: Tally = field(default_factory=Tally)
+    """Totals of the reused files (each new chunk adds its own as it is indexed)."""
+
+    def index(self, entries: Sequence[dict[str, Any]]) -> None:
+        """Record finished files: append their lines to the index, add to the totals."""
+        if self.store is not None:
+            self.store.append_index(entries)
+        for e in entries:
+            self.tally.add(IndexEntry.of(e))
+
+    def report(self, rules: str, stats: dict[str, Any]) -> StoredAuditReport:
+        assert self.store is not None
+        return StoredAuditReport(
+            self.store.root, [*self.reused, *self.todo], rules, stats, self.tally
+        )
 
 
 def plan_run(
@@ -518,23 +639,20 @@ def plan_run(
     name, fingerprint = rules_key(rules)
     code = code_fingerprint()
     index = store.read_index()
-    todo: list[str] = []
-    reused: list[dict[str, Any]] = []
+    plan = Plan([], [], run, store)
     for path in unique:
         entry = index.get(path)
         if (
             entry is not None
-            and entry.get("rules") == name
-            and entry.get("rules_fingerprint") == fingerprint
-            and entry.get("schema") == SCHEMA_VERSION
-            and entry.get("code") == code
-            and entry.get("sha256") is not None
-            and _same_content(path, entry["sha256"])
+            and entry.key[1:] == (name, fingerprint, SCHEMA_VERSION, code)
+            and entry.key[0] is not None
+            and _same_content(path, entry.key[0])
         ):
-            reused.append(entry)
+            plan.reused.append(path)
+            plan.tally.add(entry)
         else:
-            todo.append(path)
-    return Plan(todo, reused, run, store)
+            plan.todo.append(path)
+    return plan
 
 
 def _same_content(path: str, digest: str) -> bool:
@@ -645,13 +763,11 @@ def collect(
 ) -> AuditReport:
     """Index every chunk as it arrives, then build the report (stored or in memory)."""
     audits: list[FileAudit] = []
-    entries = list(plan.reused)
     audited = 0
     for res in results:
         audited += len(res.entries)
         if plan.store is not None:
-            plan.store.append_index(res.entries)
-            entries.extend(res.entries)
+            plan.index(res.entries)
         else:
             audits.extend(res.audits)
     if plan.store is None:
@@ -664,7 +780,7 @@ def collect(
         "seconds": round(time.perf_counter() - started, 3),
         "run": plan.run,
     }
-    return StoredAuditReport(plan.store.root, entries, rules=rules_name, run_stats=stats)
+    return plan.report(rules_name, stats)
 
 
 def audit_files(

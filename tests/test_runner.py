@@ -189,6 +189,52 @@ def test_stored_report_writes_like_a_plain_one(tmp_path: Path) -> None:
     assert len(again) == len(stored.hands)
 
 
+def _csv(folder: Path, name: str) -> pd.DataFrame:
+    return pd.read_csv(folder / f"{name}.csv", keep_default_na=False, dtype=str)
+
+
+def test_stored_csv_streams_part_by_part_and_equals_the_in_memory_csv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No table is loaded to write CSV or to summarise, and the text is the same."""
+    files = make_logs(tmp_path / "logs", 23)
+    plain = audit_files(files, jobs=1, worker=fake_worker)
+    plain.write(tmp_path / "plain", formats=("csv",))
+    stored = audit_files(files, jobs=2, out=tmp_path / "o", worker=fake_worker, files_per_part=4)
+
+    def no_table(self: Any, name: str) -> None:
+        raise AssertionError(f"table {name} loaded into memory")
+
+    monkeypatch.setattr(StoredAuditReport, "_table", no_table)
+    stored.write(tmp_path / "streamed", formats=("csv",))
+    assert stored.summary() == plain.summary()
+    monkeypatch.undo()
+    for name in ("files", "games", "hands", "findings"):
+        a, b = _csv(tmp_path / "plain", name), _csv(tmp_path / "streamed", name)
+        assert list(a.columns) == list(b.columns), name
+        pd.testing.assert_frame_equal(a, b, obj=name)
+
+
+def test_resumed_stored_csv_holds_every_row_once(tmp_path: Path) -> None:
+    """After a resume the parts of two runs interleave; each row is still written once."""
+    files = make_logs(tmp_path / "logs", 12)
+    out = tmp_path / "o"
+    audit_files(files[::2], jobs=1, out=out, worker=fake_worker, files_per_part=2)
+    Path(files[0]).write_text(json.dumps({"hands": 2, "seed": 99}), encoding="utf-8")
+    resumed = audit_files(files, jobs=2, out=out, worker=fake_worker, files_per_part=2)
+    assert resumed.run_stats["skipped"] == 5
+    resumed.write(tmp_path / "w", formats=("csv",))
+    plain = audit_files(files, jobs=1, worker=fake_worker)
+    for name in ("files", "games", "hands", "findings"):
+        got = _csv(tmp_path / "w", name)
+        want = getattr(plain, name)
+        assert len(got) == len(want), name
+        keys = [k for k in ("file", "hand_index", "seq") if k in got.columns]
+        assert sorted(map(tuple, got[keys].values.tolist())) == sorted(
+            tuple(str(v) for v in t) for t in want[keys].values.tolist()
+        )
+
+
 def test_every_input_file_appears_once(tmp_path: Path) -> None:
     files = make_logs(tmp_path / "logs", 4)
     report = audit_files(files + files[:2], jobs=2, out=tmp_path / "o", worker=fake_worker)
