@@ -178,9 +178,11 @@ HAIPAI = (
 def test_start_shanten_facts_use_the_13_dealt_tiles() -> None:
     assert [start_shanten(h) for h in HAIPAI] == [0, 1, 1, 6]
     assert start_shanten(()) is None  # 3-player placeholder / fixtures
+    assert start_shanten("") is None
     g = _game([0, 1], HAIPAI)
     rows = hand_facts(g)
-    assert [r["start_shanten"] for r in rows] == [0, 1, 1, 6] * 2
+    assert [start_shanten(r["dealt"]) for r in rows] == [0, 1, 1, 6] * 2
+    assert bytes.fromhex(rows[0]["dealt"]) == bytes(HAIPAI[0])
 
 
 def test_start_shanten_statistics_split_by_dealer() -> None:

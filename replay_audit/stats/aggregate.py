@@ -29,7 +29,7 @@ import pandas as pd
 
 from replay_audit.events import Game
 from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS
-from replay_audit.stats.facts import game_facts, hand_facts
+from replay_audit.stats.facts import game_facts, hand_facts, start_shanten
 from replay_audit.stats.tenhou_rank import DEFAULT_PT_TABLES, PtTable, stable_dan
 
 DoubleRon = Literal["per_winner", "per_hand"]
@@ -141,7 +141,7 @@ def _hand_counters(
     c["double_riichi_wins"] = (won & b("double_riichi")).astype(int)
     c["nagashi"] = b("nagashi").astype(int)
     c["abortive_hands"] = b("abortive").astype(int)
-    sh = hf["start_shanten"].astype(float) if "start_shanten" in hf else pd.Series(np.nan, hf.index)
+    sh = _start_shanten(hf)
     known = sh.notna()
     dealer = b("dealer")
     c["start_shanten_hands"] = known.astype(int)
@@ -151,6 +151,16 @@ def _hand_counters(
     c["nondealer_start_shanten_hands"] = (known & ~dealer).astype(int)
     c["nondealer_start_shanten_sum"] = sh.where(~dealer, 0).fillna(0)
     return c
+
+
+def _start_shanten(hf: pd.DataFrame) -> pd.Series:
+    """Shanten of each row's 13 dealt tiles (NaN when unknown), from the
+    ``dealt`` fact column; each distinct dealt hand is computed once."""
+    if "dealt" not in hf:
+        return pd.Series(np.nan, index=hf.index, dtype=float)
+    dealt = hf["dealt"].fillna("")
+    values = {d: start_shanten(d) for d in dealt.unique()}
+    return dealt.map(values).astype(float)
 
 
 def _game_counters(gf: pd.DataFrame) -> pd.DataFrame:

@@ -122,11 +122,17 @@ def lobby(game: Game) -> str | None:
     return lobby_of_disp(meta.rule_disp)
 
 
-def start_shanten(tiles: tuple[int, ...]) -> int | None:
+def start_shanten(dealt: str | bytes | tuple[int, ...]) -> int | None:
     """Shanten of a dealt hand: the 13 tiles the seat was dealt (INIT), for the
     dealer too.  The dealer's 14th tile is the first draw; counting it would
-    make dealers look half a step closer (amae-koromo#95).  None unless the
-    seat was dealt exactly 13 tiles (a 3-player placeholder, a fixture)."""
+    make dealers look half a step closer (amae-koromo#95).  ``dealt`` is the
+    hand facts' ``dealt`` hex string (or the tile ids).  None unless the seat
+    was dealt exactly 13 tiles (a 3-player placeholder, a fixture).
+
+    >>> start_shanten(bytes(range(0, 52, 4)).hex())  # 1-9m 1-4p, one tile each
+    0
+    """
+    tiles = bytes.fromhex(dealt) if isinstance(dealt, str) else dealt
     if len(tiles) != 13:
         return None
     counts = [0] * 34
@@ -255,7 +261,11 @@ def hand_facts(game: Game) -> list[dict[str, Any]]:
     - ``delta`` (sum of recorded deltas this hand), ``riichi_stick``
       (points put down as a riichi stick), ``net`` (delta − riichi_stick: the
       score change the hand caused)
-    - ``start_shanten``: shanten of the 13 dealt tiles (``None`` if not 13)
+    - ``dealt``: the seat's 13 dealt tile ids as a hex string (2 digits per
+      tile, empty for a 3-player placeholder).  The starting shanten is
+      computed from it at aggregation time (``start_shanten``), not here:
+      facts run in every audit and a shanten per seat and hand would cost
+      several times the rest of the facts.
     """
     rules = game_rules(game)
     gtype = game_type(game)
@@ -362,7 +372,7 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
             nagashi=False,
             delta=0,
             riichi_stick=rules.riichi_cost if st.riichi_accepted else 0,
-            start_shanten=start_shanten(hand.haipai[seat]) if seat < len(hand.haipai) else None,
+            dealt=bytes(hand.haipai[seat]).hex() if seat < len(hand.haipai) else "",
         )
         rows.append(row)
 
