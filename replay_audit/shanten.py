@@ -64,57 +64,56 @@ def _pareto(options: set[_Option]) -> tuple[_Option, ...]:
 def _part_options(counts: tuple[int, ...], honors: bool) -> tuple[_Option, ...]:
     """Every useful way to split one suit (9 counts) or the honors (7 counts).
 
-    Recursion over the lowest kind still held: it forms a triplet, a run, a
-    pair (head or partial), a two-tile partial run, or is left as a single.
-    A honor held four times is a triplet plus a dead tile: it cannot pair."""
-    full = counts
+    Which kinds are held four times matters (see the module notes), so each
+    position is coded as ``count + 5`` when its kind is held four times."""
+    coded = tuple(c + 5 if c == 4 else c for c in counts)
+    return _split(coded, honors)
+
+
+def _add(a: _Option, b: _Option) -> _Option:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3], a[4] | b[4], a[5] | b[5])
+
+
+@lru_cache(maxsize=1 << 17)
+def _split(coded: tuple[int, ...], honors: bool) -> tuple[_Option, ...]:
+    """The best splits of what is left of a part, ``coded`` as in
+    ``_part_options``: the lowest kind still held forms a triplet, a run, a
+    pair (head or partial), a two-tile partial run, or is left as a single,
+    and the rest is split recursively.  Memoized on the remainder, so parts
+    that end alike share their work."""
+    i = 0
+    n = len(coded)
+    while i < n and coded[i] in (0, 5):
+        i += 1
+    if i >= n:
+        return ((0, 0, 0, 0, 0, 0),)
+    c = list(coded)
+    here = c[i] % 5
+    four = c[i] >= 5
     found: set[_Option] = set()
-    c = list(counts)
-    n = len(c)
 
-    def walk(i: int, m: int, t: int, h: int, pt: int, live: int, dead: int) -> None:
-        while i < n and c[i] == 0:
-            i += 1
-        if i >= n:
-            found.add((m, t, h, pt, live, dead))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            walk(i, m + 1, t, h, pt, live, dead)
-            c[i] += 3
-        if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            walk(i, m + 1, t, h, pt, live, dead)
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-        four_honor = honors and full[i] == 4
-        if c[i] >= 2 and not four_honor:
-            c[i] -= 2
-            if h == 0:
-                walk(i, m, t, 1, pt, live, dead)
-            if full[i] < 4:  # a partial pair of a four-held kind waits on a fifth copy
-                walk(i, m, t + 1, h, 1, live, dead)
-            c[i] += 2
-        if not honors:
-            for d in (1, 2):
-                if i + d < n and c[i + d]:
-                    c[i] -= 1
-                    c[i + d] -= 1
-                    walk(i, m, t + 1, h, pt, live, dead)
-                    c[i] += 1
-                    c[i + d] += 1
-        c[i] -= 1
-        if full[i] == 4:
-            walk(i, m, t, h, pt, live, 1)
-        else:
-            walk(i, m, t, h, pt, 1, dead)
-        c[i] += 1
+    def rest(unit: _Option, take: tuple[tuple[int, int], ...]) -> None:
+        for k, m in take:
+            c[k] -= m
+        for o in _split(tuple(c), honors):
+            found.add(_add(unit, o))
+        for k, m in take:
+            c[k] += m
 
-    walk(0, 0, 0, 0, 0, 0, 0)
-    return _pareto(found)
+    if here >= 3:
+        rest((1, 0, 0, 0, 0, 0), ((i, 3),))
+    if not honors and i + 2 < n and c[i + 1] % 5 and c[i + 2] % 5:
+        rest((1, 0, 0, 0, 0, 0), ((i, 1), (i + 1, 1), (i + 2, 1)))
+    if here >= 2 and not (honors and four):
+        rest((0, 0, 1, 0, 0, 0), ((i, 2),))
+        if not four:  # a partial pair of a four-held kind waits on a fifth copy
+            rest((0, 1, 0, 1, 0, 0), ((i, 2),))
+    if not honors:
+        for d in (1, 2):
+            if i + d < n and c[i + d] % 5:
+                rest((0, 1, 0, 0, 0, 0), ((i, 1), (i + d, 1)))
+    rest((0, 0, 0, 0, 0, 1) if four else (0, 0, 0, 0, 1, 0), ((i, 1),))
+    return _pareto({o for o in found if o[2] <= 1})
 
 
 def regular_shanten(counts: Sequence[int]) -> int:
@@ -131,6 +130,8 @@ def regular_shanten(counts: Sequence[int]) -> int:
     key = tuple(counts)
     tiles = sum(key)
     groups = tiles // 3
+    if 4 not in key:  # no four-held kind: no correction can apply
+        return _plain_regular(key, groups)
     honor_quads = sum(1 for x in key[27:34] if x == 4)
     if honor_quads and tiles % 3 == 2:
         honor_quads -= 1  # a 14-tile hand discards one of them first
@@ -158,6 +159,42 @@ def regular_shanten(counts: Sequence[int]) -> int:
         if value > -1:
             value = max(value, honor_quads)
         best = min(best, value)
+    return best
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_options(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int], ...]:
+    """``_part_options`` without the correction flags, for parts with no
+    four-held kind: ``(groups, partials, head)``, dominated ones dropped."""
+    opts = {o[:3] for o in _part_options(counts, honors)}
+    return tuple(
+        o
+        for o in opts
+        if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in opts)
+    )
+
+
+def _plain_regular(key: tuple[int, ...], groups: int) -> int:
+    """The regular formula when no kind is held four times (the common case,
+    kept lean: it runs once per dealt hand)."""
+    best = 2 * groups
+    for m1, t1, h1 in _plain_options(key[0:9], False):
+        for m2, t2, h2 in _plain_options(key[9:18], False):
+            h12 = h1 + h2
+            if h12 > 1:
+                continue
+            for m3, t3, h3 in _plain_options(key[18:27], False):
+                if h12 + h3 > 1:
+                    continue
+                for m4, t4, h4 in _plain_options(key[27:34], True):
+                    h = h12 + h3 + h4
+                    if h > 1:
+                        continue
+                    m = m1 + m2 + m3 + m4
+                    t = t1 + t2 + t3 + t4
+                    value = 2 * groups - 2 * m - min(t, groups - m) - h
+                    if value < best:
+                        best = value
     return best
 
 
