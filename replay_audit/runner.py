@@ -530,11 +530,10 @@ class StoredAuditReport(AuditReport):
         in the same order (a resumed run may interleave parts from several runs;
         its rows are then grouped by part).
         """
-        wanted = self._wanted()
-        first: dict[str | None, str] = {}
-        for path in sorted(wanted):
-            first.setdefault(wanted[path].part, path)
-        order = sorted(first, key=lambda part: first[part])
+        groups: dict[str | None, dict[str, IndexEntry]] = {}
+        for path, entry in sorted(self._wanted().items()):
+            groups.setdefault(entry.part, {})[path] = entry
+        order = list(groups)  # by first path: paths are visited in order
         written = []
         for name in CSV_TABLES:
             columns = list(TABLE_COLUMNS[name])
@@ -548,8 +547,7 @@ class StoredAuditReport(AuditReport):
             with open(target, "w", encoding="utf-8", newline="") as out:
                 pd.DataFrame(columns=columns).to_csv(out, index=False)
                 for part in order:
-                    chunk = {p: e for p, e in wanted.items() if e.part == part}
-                    stubs = self._stubs(chunk, [] if name == "files" else [name])
+                    stubs = self._stubs(groups[part], [] if name == "files" else [name])
                     df = getattr(AuditReport.from_file_audits(stubs, rules=self.rules), name)
                     if not df.empty:
                         df.reindex(columns=columns).to_csv(out, index=False, header=False)
