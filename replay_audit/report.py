@@ -156,6 +156,33 @@ def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.D
     return df
 
 
+TABLES = ("files", "games", "hands", "findings", "hand_facts", "game_facts", "score_history")
+"""Every table of a report, in the order they are listed."""
+
+SORT_KEYS: dict[str, list[str]] = {
+    "files": ["file"],
+    "games": ["file", "log_id"],
+    "hands": ["file", "hand_index", "seq"],
+    "findings": ["file", "hand_index", "seq", "category", "field", "seat"],
+    "hand_facts": ["file", "hand_index", "seat"],
+    "game_facts": ["file", "seat"],
+    "score_history": ["file", "hand_index", "seat"],
+}
+"""The deterministic row order of each table, whatever order workers finished in."""
+
+
+def sort_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    keys = [k for k in SORT_KEYS[name] if k in df.columns]
+    if df.empty or not keys:
+        return df
+    return df.sort_values(keys, kind="stable", na_position="first").reset_index(drop=True)
+
+
+def table_frame(name: str, rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The table ``name`` of a report from its rows: fixed columns first, typed, sorted."""
+    return sort_table(name, _frame(rows, TABLE_COLUMNS.get(name)))
+
+
 def _int_column(col: pd.Series) -> pd.Series | pd.arrays.IntegerArray:
     """``Int64`` when every value fits in 64 bits; a hostile log can carry a
     20-digit number, and then the column stays as it is rather than failing."""
@@ -178,47 +205,17 @@ class AuditReport:
 
     @classmethod
     def from_file_audits(cls, audits: Iterable[FileAudit], rules: str = "auto") -> AuditReport:
-        files, games, hands, findings, hf, gf, sh = [], [], [], [], [], [], []
+        rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
         for fa in audits:
-            files.append(fa.file_row())
-            games.extend(fa.games)
-            hands.extend(fa.hands)
-            findings.extend(fa.findings)
-            hf.extend(fa.hand_facts)
-            gf.extend(fa.game_facts)
-            sh.extend(fa.score_history)
-        report = cls(
-            files=_frame(files, FILE_COLUMNS)
-            .sort_values("file", kind="stable")
-            .reset_index(drop=True),
-            games=_frame(games, GAME_COLUMNS),
-            hands=_frame(hands, HAND_COLUMNS),
-            findings=_frame(findings, FINDING_COLUMNS),
-            hand_facts=_frame(hf),
-            game_facts=_frame(gf),
-            score_history=_frame(sh),
-            rules=rules,
-        )
-        return report.sorted()
+            rows["files"].append(fa.file_row())
+            for name in TABLES[1:]:
+                rows[name].extend(getattr(fa, name))
+        return cls(**{name: table_frame(name, rows[name]) for name in TABLES}, rules=rules)
 
     def sorted(self) -> AuditReport:
         """Deterministic row order whatever order the workers finished in."""
-
-        def srt(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-            keys = [k for k in keys if k in df.columns]
-            if df.empty or not keys:
-                return df
-            return df.sort_values(keys, kind="stable", na_position="first").reset_index(drop=True)
-
         return AuditReport(
-            files=srt(self.files, ["file"]),
-            games=srt(self.games, ["file", "log_id"]),
-            hands=srt(self.hands, ["file", "hand_index", "seq"]),
-            findings=srt(self.findings, ["file", "hand_index", "seq", "category", "field", "seat"]),
-            hand_facts=srt(self.hand_facts, ["file", "hand_index", "seat"]),
-            game_facts=srt(self.game_facts, ["file", "seat"]),
-            score_history=srt(self.score_history, ["file", "hand_index", "seat"]),
-            rules=self.rules,
+            **{name: sort_table(name, getattr(self, name)) for name in TABLES}, rules=self.rules
         )
 
     # -- summaries

@@ -46,14 +46,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
-from replay_audit.report import CSV_TABLES, TABLE_COLUMNS, AuditReport
+from replay_audit.report import CSV_TABLES, TABLE_COLUMNS, AuditReport, table_frame
 from replay_audit.rules import RuleSet
 
 Worker = Callable[..., FileAudit]
 """``worker(path, rules, strict=...) -> FileAudit``; top-level so it pickles."""
 
 TABLES = ("games", "hands", "findings", "hand_facts", "game_facts", "score_history")
-"""The row tables of a ``FileAudit`` that go to Parquet parts (``files`` is the index)."""
+"""The row tables of a ``FileAudit`` that go to Parquet parts; each part also has a
+``files`` table of one ``file_row()`` per file (the index keeps totals only)."""
 
 PARTS_DIR = "parts"
 INDEX_NAME = "index.jsonl"
@@ -449,18 +450,6 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
 # ------------------------------------------------------------------ the report
 
 
-@dataclass(slots=True)
-class _StoredAudit(FileAudit):
-    """A ``FileAudit`` rebuilt from disk for ``AuditReport.from_file_audits``: the
-    stored file row plus the rows of at most one table, so one table loads
-    without the others."""
-
-    row: dict[str, Any] = field(default_factory=dict)
-
-    def file_row(self) -> dict[str, Any]:
-        return self.row
-
-
 class StoredAuditReport(AuditReport):
     """An ``AuditReport`` whose tables stay on disk until first read.
 
@@ -491,22 +480,18 @@ class StoredAuditReport(AuditReport):
         index = self.store.read_index()
         return {p: index[p] for p in self.paths if p in index}
 
-    def _stubs(self, wanted: dict[str, IndexEntry], names: Sequence[str]) -> list[_StoredAudit]:
-        """One ``FileAudit`` per path, its file row and the rows of ``names``."""
-        parts = {p: e.part for p, e in wanted.items()}
-        files = self.store.read_rows("files", parts)
-        stubs = [_StoredAudit(p, row=(files[p][0] if files[p] else {"file": p})) for p in parts]
-        for name in names:
-            rows = self.store.read_rows(name, parts)
-            for stub in stubs:
-                setattr(stub, name, rows[stub.path])
-        return stubs
+    def _frame(self, name: str, wanted: dict[str, IndexEntry]) -> pd.DataFrame:
+        """Table ``name`` of the given paths, read from their parts."""
+        by_path = self.store.read_rows(name, {p: e.part for p, e in wanted.items()})
+        if name == "files":  # a file row whose part went missing still lists the file
+            rows = [got[0] if (got := by_path[p]) else {"file": p} for p in sorted(by_path)]
+        else:
+            rows = [row for p in sorted(by_path) for row in by_path[p]]
+        return table_frame(name, rows)
 
     def _table(self, name: str) -> pd.DataFrame:
         if name not in self._tables:
-            stubs = self._stubs(self._wanted(), [] if name == "files" else [name])
-            built = AuditReport.from_file_audits(stubs, rules=self.rules)
-            self._tables[name] = getattr(built, name)
+            self._tables[name] = self._frame(name, self._wanted())
         return self._tables[name]
 
     files = property(lambda self: self._table("files"))  # type: ignore[assignment]
@@ -547,8 +532,7 @@ class StoredAuditReport(AuditReport):
             with open(target, "w", encoding="utf-8", newline="") as out:
                 pd.DataFrame(columns=columns).to_csv(out, index=False)
                 for part in order:
-                    stubs = self._stubs(groups[part], [] if name == "files" else [name])
-                    df = getattr(AuditReport.from_file_audits(stubs, rules=self.rules), name)
+                    df = self._frame(name, groups[part])
                     if not df.empty:
                         df.reindex(columns=columns).to_csv(out, index=False, header=False)
             written.append(target)
