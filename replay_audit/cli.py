@@ -30,6 +30,7 @@ TERMINAL_PLAYER_COLUMNS = (
     "riichi_rate",
     "call_rate",
     "avg_win_hand_value",
+    "stable_dan",
 )
 
 

@@ -57,6 +57,10 @@ PLAYER_COLUMNS = (
     "avg_deal_in_payment",
     "draw_tenpai_rate",
     "riichi_win_rate",
+    "avg_start_shanten",
+    "longest_dealer_streak",
+    "stable_dan",
+    "avg_rate_change",
 )
 """The players-table columns the page shows (the full table has ~100)."""
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from replay_audit.events import Owari, RecordedDraw
 from replay_audit.stats import (
     STATS,
+    combine,
     counters,
     explain,
     fact_frames,
@@ -277,7 +278,7 @@ def test_counters_are_additive() -> None:
     hf, gf = fact_frames([g1, g2])
     c1, c2, both = counters(hf1, gf1), counters(hf2, gf2), counters(hf, gf)
     keys = ["name", "game_type"]
-    summed = pd.concat([c1, c2]).groupby(keys).sum().reset_index()
+    summed = combine([c1, c2])
     pd.testing.assert_frame_equal(
         summed.set_index(keys).sort_index(), both.set_index(keys).sort_index(), check_dtype=False
     )
