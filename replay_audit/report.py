@@ -14,9 +14,12 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.findings import CATEGORIES
@@ -303,23 +306,28 @@ def _write_csv(report: AuditReport, folder: Path) -> list[Path]:
 
 
 def _write_parquet(report: AuditReport, folder: Path) -> list[Path]:
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     out = []
     for name, df in report.tables().items():
         p = folder / f"{name}.parquet"
-        table = pa.Table.from_pandas(_parquet_safe(df), preserve_index=False)
-        table = table.replace_schema_metadata(
-            {
-                **(table.schema.metadata or {}),
-                b"replay_audit.schema_version": str(SCHEMA_VERSION).encode(),
-                b"replay_audit.rules": report.rules.encode(),
-            }
-        )
-        pq.write_table(table, p)
+        pq.write_table(parquet_table(df, report.rules), p)
         out.append(p)
     return out
+
+
+def parquet_table(df: pd.DataFrame, rules: str) -> pa.Table:
+    """A report table as Arrow, with the schema version and rules in its metadata."""
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(_parquet_safe(df), preserve_index=False)
+    return table.replace_schema_metadata(
+        {
+            **(table.schema.metadata or {}),
+            b"replay_audit.schema_version": str(SCHEMA_VERSION).encode(),
+            b"replay_audit.rules": rules.encode(),
+        }
+    )
 
 
 def _parquet_safe(df: pd.DataFrame) -> pd.DataFrame:

@@ -46,7 +46,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
-from replay_audit.report import CSV_TABLES, TABLE_COLUMNS, AuditReport, table_frame
+from replay_audit.report import (
+    CSV_TABLES,
+    TABLE_COLUMNS,
+    AuditReport,
+    parquet_table,
+    table_frame,
+)
 from replay_audit.rules import RuleSet
 
 Worker = Callable[..., FileAudit]
@@ -505,36 +511,75 @@ class StoredAuditReport(AuditReport):
     def _write_format(self, fmt: str, folder: Path) -> list[Path]:
         if fmt == "csv":
             return self._write_csv_streamed(folder)
+        if fmt == "parquet":
+            return self._write_parquet_streamed(folder)
         return super()._write_format(fmt, folder)
 
-    def _write_csv_streamed(self, folder: Path) -> list[Path]:
-        """The CSV tables written part by part: memory holds one part at a time.
-
-        Parts are taken in the order of their first path, and each part's rows are
-        sorted as in memory, so a fresh run gives the rows of the in-memory table
-        in the same order (a resumed run may interleave parts from several runs;
-        its rows are then grouped by part).
-        """
+    def _groups(self) -> list[dict[str, IndexEntry]]:
+        """The run's paths grouped by part, parts in the order of their first path."""
         groups: dict[str | None, dict[str, IndexEntry]] = {}
         for path, entry in sorted(self._wanted().items()):
             groups.setdefault(entry.part, {})[path] = entry
-        order = list(groups)  # by first path: paths are visited in order
+        return list(groups.values())
+
+    def _columns(self, name: str, groups: list[dict[str, IndexEntry]]) -> list[str]:
+        """The fixed columns of ``name``, then every other column the parts have."""
+        columns = list(TABLE_COLUMNS[name])
+        for part in dict.fromkeys(e.part for g in groups for e in g.values()):
+            f = self.store.part_path(name, part) if part is not None else None
+            if f is not None and f.exists():
+                for c in pq.read_schema(f).names:
+                    if c not in columns and c not in (SOURCE_COLUMN, ABSENT_COLUMN):
+                        columns.append(c)
+        return columns
+
+    def _chunks(self, name: str) -> Iterator[pd.DataFrame]:
+        """Table ``name`` one part at a time, every chunk with the same columns.
+
+        Each chunk is sorted as the whole table is, and parts come in the order of
+        their first path, so a fresh run yields the in-memory table's rows in its
+        order (a resumed run may interleave parts of several runs: its rows are then
+        grouped by part).
+        """
+        groups = self._groups()
+        columns = self._columns(name, groups)
+        empty = True
+        for group in groups:
+            df = self._frame(name, group)
+            if not df.empty:
+                empty = False
+                yield df.reindex(columns=columns)
+        if empty:
+            yield table_frame(name, []).reindex(columns=columns)
+
+    def _write_csv_streamed(self, folder: Path) -> list[Path]:
+        """The CSV tables written part by part: memory holds one part at a time."""
         written = []
         for name in CSV_TABLES:
-            columns = list(TABLE_COLUMNS[name])
-            for part in order:
-                f = self.store.part_path(name, part) if part is not None else None
-                if f is not None and f.exists():
-                    for c in pq.read_schema(f).names:
-                        if c not in columns and c not in (SOURCE_COLUMN, ABSENT_COLUMN):
-                            columns.append(c)
             target = folder / f"{name}.csv"
             with open(target, "w", encoding="utf-8", newline="") as out:
-                pd.DataFrame(columns=columns).to_csv(out, index=False)
-                for part in order:
-                    df = self._frame(name, groups[part])
-                    if not df.empty:
-                        df.reindex(columns=columns).to_csv(out, index=False, header=False)
+                for i, df in enumerate(self._chunks(name)):
+                    df.to_csv(out, index=False, header=i == 0)
+            written.append(target)
+        return written
+
+    def _write_parquet_streamed(self, folder: Path) -> list[Path]:
+        """One Parquet file per table, written part by part.
+
+        Arrow needs one schema for the file, and a column can be all-null in one
+        part and typed in another, so a first pass collects every chunk's schema
+        and a second writes each chunk cast to their union (a column typed
+        differently in two parts, numbers here and text there, becomes text, as it
+        does in memory).
+        """
+        written = []
+        for name in CSV_TABLES:
+            schemas = [parquet_table(df, self.rules).schema for df in self._chunks(name)]
+            schema = _union_schema(schemas)
+            target = folder / f"{name}.parquet"
+            with pq.ParquetWriter(target, schema) as writer:
+                for df in self._chunks(name):
+                    writer.write_table(parquet_table(df, self.rules).cast(schema))
             written.append(target)
         return written
 
@@ -577,6 +622,27 @@ class StoredAuditReport(AuditReport):
 
     def __repr__(self) -> str:
         return f"StoredAuditReport({str(self.store.root)!r}, files={len(self.paths)}, rules={self.rules!r})"
+
+
+def _union_schema(schemas: Sequence[pa.Schema]) -> pa.Schema:
+    """One schema for chunks with the same columns: per column the common type
+    (nulls ignored, integers widened to floats), else a string."""
+    types: dict[str, list[pa.DataType]] = {f.name: [] for f in schemas[0]}
+    for schema in schemas:
+        for f in schema:
+            if not pa.types.is_null(f.type):
+                types[f.name].append(f.type)
+    fields = []
+    for name, seen in types.items():
+        kind: pa.DataType = pa.null()
+        if seen:
+            try:
+                one = [pa.schema([(name, t)]) for t in seen]
+                kind = pa.unify_schemas(one, promote_options="permissive").field(name).type
+            except (pa.ArrowTypeError, pa.ArrowInvalid):
+                kind = pa.large_string()
+        fields.append(pa.field(name, kind))
+    return pa.schema(fields, metadata=schemas[0].metadata)
 
 
 # ------------------------------------------------------------------ planning

@@ -189,28 +189,32 @@ def test_stored_report_writes_like_a_plain_one(tmp_path: Path) -> None:
     assert len(again) == len(stored.hands)
 
 
-def _csv(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / f"{name}.csv", keep_default_na=False, dtype=str)
+def _read(folder: Path, name: str, fmt: str) -> pd.DataFrame:
+    if fmt == "csv":
+        return pd.read_csv(folder / f"{name}.csv", keep_default_na=False, dtype=str)
+    return pd.read_parquet(folder / f"{name}.parquet")
 
 
-def test_stored_csv_streams_part_by_part_and_equals_the_in_memory_csv(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_stored_report_streams_part_by_part_and_equals_the_in_memory_one(
+    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No table is loaded to write CSV or to summarise, and the text is the same."""
+    """No table is loaded to write CSV or Parquet or to summarise, and what is
+    written reads back equal to what an in-memory report writes."""
     files = make_logs(tmp_path / "logs", 23)
     plain = audit_files(files, jobs=1, worker=fake_worker)
-    plain.write(tmp_path / "plain", formats=("csv",))
+    plain.write(tmp_path / "plain", formats=(fmt,))
     stored = audit_files(files, jobs=2, out=tmp_path / "o", worker=fake_worker, files_per_part=4)
 
     def no_table(self: Any, name: str) -> None:
         raise AssertionError(f"table {name} loaded into memory")
 
     monkeypatch.setattr(StoredAuditReport, "_table", no_table)
-    stored.write(tmp_path / "streamed", formats=("csv",))
+    stored.write(tmp_path / "streamed", formats=(fmt,))
     assert stored.summary() == plain.summary()
     monkeypatch.undo()
     for name in ("files", "games", "hands", "findings"):
-        a, b = _csv(tmp_path / "plain", name), _csv(tmp_path / "streamed", name)
+        a, b = _read(tmp_path / "plain", name, fmt), _read(tmp_path / "streamed", name, fmt)
         assert list(a.columns) == list(b.columns), name
         pd.testing.assert_frame_equal(a, b, obj=name)
 
@@ -226,7 +230,7 @@ def test_resumed_stored_csv_holds_every_row_once(tmp_path: Path) -> None:
     resumed.write(tmp_path / "w", formats=("csv",))
     plain = audit_files(files, jobs=1, worker=fake_worker)
     for name in ("files", "games", "hands", "findings"):
-        got = _csv(tmp_path / "w", name)
+        got = _read(tmp_path / "w", name, "csv")
         want = getattr(plain, name)
         assert len(got) == len(want), name
         keys = [k for k in ("file", "hand_index", "seq") if k in got.columns]
@@ -428,4 +432,13 @@ def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
     assert_same_report(ref, par)
     listed = {str(corpus / p) for p in manifest["path"]}
     assert set(ref.files["file"]) == listed
+    ref.write(tmp_path / "ref", ["csv", "parquet"])
+    par.write(tmp_path / "par", ["csv", "parquet"])  # streamed part by part
+    for name in ("files", "games", "hands", "findings"):
+        assert (tmp_path / "ref" / f"{name}.csv").read_bytes() == (
+            tmp_path / "par" / f"{name}.csv"
+        ).read_bytes()
+        pd.testing.assert_frame_equal(
+            _read(tmp_path / "ref", name, "parquet"), _read(tmp_path / "par", name, "parquet")
+        )
     assert par.summary()["hands"] == int(manifest["hands"].sum())
