@@ -273,6 +273,8 @@ class _Builder:
     def __init__(self, source: str, log_id: str | None, strict: bool, data: bytes) -> None:
         self.source = source
         self.data = data
+        self.short = len(data) <= MAX_ATTRIBUTE_LENGTH
+        """No attribute of a document this short can pass the length limit."""
         self.log_id = log_id
         self.strict = strict
         self.players = 4
@@ -309,7 +311,7 @@ class _Builder:
         attrs = dict(el.attrib)
         if attrs:
             self.attributes_read += len(attrs)
-            if max(map(len, attrs.values())) > MAX_ATTRIBUTE_LENGTH:
+            if not self.short and max(map(len, attrs.values())) > MAX_ATTRIBUTE_LENGTH:
                 key = max(attrs, key=lambda k: len(attrs[k]))
                 raise LimitExceededError(
                     f"<{el.tag} {key}=...> is {len(attrs[key])} characters long "
@@ -658,21 +660,17 @@ class _HandState:
             raise InvalidValueError(f"INIT ten has {len(ten)} values, not 4")
         self.scores = tuple(ten)
         self.dealer = b._seat(attrs.pop("oya"), "oya")
-        hands = []
-        for seat in range(4):
-            tiles = b._tiles(attrs.pop(f"hai{seat}", ""), f"hai{seat}")
-            expected = 0 if seat >= b.players else 13
-            if len(tiles) != expected:
-                raise InvalidValueError(
-                    f"hai{seat} has {len(tiles)} tiles, not {expected}", index=index
-                )
-            hands.append(tiles)
-        self.haipai = tuple(hands)
-        (self.dora,) = b._tiles(str(dora), "seed dora")
-        dealt = [t for h in hands for t in h]
-        dealt.append(self.dora)
-        if len(set(dealt)) != len(dealt):
-            raise InvalidValueError("the deal holds the same tile id twice (a fifth copy)")
+        raw = (
+            attrs.pop("hai0", ""),
+            attrs.pop("hai1", ""),
+            attrs.pop("hai2", ""),
+            attrs.pop("hai3", ""),
+        )
+        haipai = _valid_deal(raw, dora, b.players, _VALID_IDS[b.tile_set])
+        if haipai is None:  # something is wrong: find it, in order, for the right message
+            haipai = self._deal_error(raw, dora, index)
+        self.haipai = haipai
+        self.dora = dora
         chip = attrs.pop("chip", None)
         self.chips = tuple(int(v) for v in chip.split(",")) if chip is not None else None
         if "shuffle" in attrs:
@@ -683,6 +681,28 @@ class _HandState:
         if b._between:
             self.events.extend(b._between)
             b._between.clear()
+
+    def _deal_error(
+        self, raw: tuple[str, ...], dora: int, index: int
+    ) -> tuple[tuple[int, ...], ...]:
+        """The deal checked one value at a time (``_valid_deal`` refused it):
+        raises the first problem with its own message."""
+        b = self.b
+        hands = []
+        for seat in range(4):
+            tiles = b._tiles(raw[seat], f"hai{seat}")
+            expected = 0 if seat >= b.players else 13
+            if len(tiles) != expected:
+                raise InvalidValueError(
+                    f"hai{seat} has {len(tiles)} tiles, not {expected}", index=index
+                )
+            hands.append(tiles)
+        b._tiles(str(dora), "seed dora")
+        dealt = [t for h in hands for t in h]
+        dealt.append(dora)
+        if len(set(dealt)) != len(dealt):
+            raise InvalidValueError("the deal holds the same tile id twice (a fifth copy)")
+        return tuple(hands)  # unreachable while _valid_deal is right
 
     # -- rare tags -------------------------------------------------------------------
 
@@ -885,6 +905,32 @@ class _HandState:
             chips=self.chips,
             extra=tuple(self.extra),
         )
+
+
+def _valid_deal(
+    raw: tuple[str, ...], dora: int, players: int, valid: frozenset[int]
+) -> tuple[tuple[int, ...], ...] | None:
+    """The four INIT ``hai`` values as tiles when the whole deal is right (13
+    tiles a seat, none in 3-player's fourth seat, every id valid, no id twice,
+    the dora indicator included), else None.
+
+    One check over the 53 tiles instead of one per seat: a deal is checked
+    on every INIT and is nearly always right, so ``_HandState._deal_error``
+    redoes it seat by seat only when it is not (and raises what the first
+    failing check says)."""
+    try:
+        hands = tuple(tuple(map(int, v.split(","))) if v else () for v in raw)
+    except ValueError:
+        return None
+    dealt = [*hands[0], *hands[1], *hands[2], *hands[3], dora]
+    if (
+        len(dealt) != 13 * players + 1
+        or any(len(h) != (13 if seat < players else 0) for seat, h in enumerate(hands))
+        or not valid.issuperset(dealt)
+        or len(set(dealt)) != len(dealt)
+    ):
+        return None
+    return hands
 
 
 def _legacy_accepts(events: list[Event], declares: frozenset[int]) -> list[Event]:
