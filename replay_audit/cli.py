@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -165,14 +166,17 @@ def _cmd_players(args: argparse.Namespace) -> int:
     from replay_audit.runner import run_audit
 
     _check_paths(args.paths)
-    report = run_audit(
-        args.paths,
-        _rules_from_args(args),
-        jobs=args.jobs or None,
-        strict=args.strict,
-        progress=not args.quiet and sys.stderr.isatty(),
-    )
-    table = stats.players(report)
+    with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
+        report = run_audit(  # stored, so the statistics are summed part by part
+            args.paths,
+            _rules_from_args(args),
+            jobs=args.jobs or None,
+            strict=args.strict,
+            progress=not args.quiet and sys.stderr.isatty(),
+            out=Path(tmp),
+            resume=False,
+        )
+        table = stats.players(report)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -552,6 +552,12 @@ class StoredAuditReport(AuditReport):
         if empty:
             yield table_frame(name, []).reindex(columns=columns)
 
+    def fact_chunks(self) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+        """``(hand_facts, game_facts)`` of one part at a time, both for the same
+        files: ``stats.players`` sums counters chunk by chunk in flat memory."""
+        for group in self._groups():
+            yield self._frame("hand_facts", group), self._frame("game_facts", group)
+
     def _write_csv_streamed(self, folder: Path) -> list[Path]:
         """The CSV tables written part by part: memory holds one part at a time."""
         written = []

@@ -441,4 +441,7 @@ def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
         pd.testing.assert_frame_equal(
             _read(tmp_path / "ref", name, "parquet"), _read(tmp_path / "par", name, "parquet")
         )
+    from replay_audit.stats import players
+
+    pd.testing.assert_frame_equal(players(par), players(ref), check_dtype=False)
     assert par.summary()["hands"] == int(manifest["hands"].sum())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -374,3 +375,25 @@ def test_corpus_phoenix_sanity(corpus) -> None:
         assert stable_dan(row.to_numpy(), HOUOU_HANCHAN) == pytest.approx(
             ((60 * row.iloc[0] + 30 * row.iloc[1]) / row.iloc[3] - 20) / 10
         )
+
+
+# ------------------------------------------------- players of a stored report
+
+
+@pytest.mark.parametrize("by_lobby", [False, True])
+def test_players_of_a_stored_report_sum_part_by_part_to_the_same_table(
+    tmp_path: Path, by_lobby: bool
+) -> None:
+    """A stored run is aggregated one part at a time (``fact_chunks``); the table
+    equals the one counted from the whole in-memory report."""
+    from replay_audit.runner import StoredAuditReport, audit_files
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    files = sorted(str(p) for p in fixtures.iterdir() if p.suffix in (".xml", ".json"))
+    plain = audit_files(files, jobs=1)
+    stored = audit_files(files, jobs=1, out=tmp_path / "o", files_per_part=1)
+    assert isinstance(stored, StoredAuditReport)
+    assert len(list(stored.fact_chunks())) == len(files)
+    want = players(plain, by_lobby=by_lobby)
+    assert len(want) > 4
+    pd.testing.assert_frame_equal(players(stored, by_lobby=by_lobby), want, check_dtype=False)

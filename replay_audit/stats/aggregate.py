@@ -296,6 +296,34 @@ def _with_lobby(frame: pd.DataFrame, lobbies: dict[Any, Any]) -> pd.DataFrame:
     return frame.assign(game_type=gtype)
 
 
+def _grouped_counters(
+    hf: pd.DataFrame, gf: pd.DataFrame, by_game_type: bool, by_lobby: bool, options: dict[str, Any]
+) -> pd.DataFrame:
+    """``counters`` per (name, game type), the game type split or merged per option."""
+    if by_lobby and by_game_type and len(gf) and "lobby" in gf:
+        lobbies = dict(zip(gf["file"], gf["lobby"], strict=False))
+        hf, gf = _with_lobby(hf, lobbies), _with_lobby(gf, lobbies)
+    if not by_game_type:
+        hf = hf.assign(game_type="all") if len(hf) else hf
+        gf = gf.assign(game_type="all") if len(gf) else gf
+    return counters(hf, gf, by=("name", "game_type"), **options)
+
+
+def _combine_stream(tables: Iterable[pd.DataFrame], batch_rows: int = 200_000) -> pd.DataFrame:
+    """``combine`` over many partial tables without holding them all: partial
+    tables are merged whenever their rows add up to ``batch_rows``."""
+    total = combine([])
+    pending: list[pd.DataFrame] = []
+    rows = 0
+    for table in tables:
+        pending.append(table)
+        rows += len(table)
+        if rows >= batch_rows:
+            total = combine([total, *pending])
+            pending, rows = [], len(total)
+    return combine([total, *pending])
+
+
 # ------------------------------------------------------------------------ public
 
 
@@ -322,23 +350,18 @@ def players(
     lobby's pt table; otherwise Tenhou 4-player groups use the Houou table.
     ``pt_tables`` overrides the game type → table mapping
     (``tenhou_rank.DEFAULT_PT_TABLES``)."""
-    hf, gf = _frames(source)
-    if by_lobby and by_game_type and len(gf) and "lobby" in gf:
-        lobbies = dict(zip(gf["file"], gf["lobby"], strict=False))
-        hf, gf = _with_lobby(hf, lobbies), _with_lobby(gf, lobbies)
-    by = ("name", "game_type") if by_game_type else ("name",)
-    if not by_game_type:
-        hf = hf.assign(game_type="all") if len(hf) else hf
-        gf = gf.assign(game_type="all") if len(gf) else gf
-        by = ("name", "game_type")
-    counts = counters(
-        hf,
-        gf,
-        double_ron=double_ron,
-        count_abortive_as_hands=count_abortive_as_hands,
-        closed_kan_is_call=closed_kan_is_call,
-        by=by,
-    )
+    options = {
+        "double_ron": double_ron,
+        "count_abortive_as_hands": count_abortive_as_hands,
+        "closed_kan_is_call": closed_kan_is_call,
+    }
+    chunks = getattr(source, "fact_chunks", None)
+    if callable(chunks):  # a stored report: one part at a time, in flat memory
+        counts = _combine_stream(
+            (_grouped_counters(hf, gf, by_game_type, by_lobby, options) for hf, gf in chunks()),
+        )
+    else:
+        counts = _grouped_counters(*_frames(source), by_game_type, by_lobby, options)
     out = derive(counts, pt_tables=pt_tables)
     if min_games:
         out = out[out["games"] >= min_games]
