@@ -283,7 +283,7 @@ class AuditReport:
     def write_html(self, path: str | Path) -> Path:
         from replay_audit import html, stats
 
-        players = stats.players(self) if not self.hand_facts.empty else pd.DataFrame()
+        players = stats.players(self)  # a stored report sums it part by part
         page = html.render_html(
             summary=self.summary(),
             findings=self.findings,
