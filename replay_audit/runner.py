@@ -461,9 +461,10 @@ class StoredAuditReport(AuditReport):
 
     The report holds the run's paths and running totals only; the index and the
     parts are read when a table is asked for. Each table is built by
-    ``AuditReport.from_file_audits`` from the stored rows, so it equals the table
-    of an in-memory run. ``summary()`` and ``write(..., ["csv"])`` never load a
-    whole table, which is what keeps a million-file run in flat memory.
+    ``report.table_frame`` from the stored rows, as in memory, so it equals the
+    table of an in-memory run. ``summary()``, CSV and Parquet writing and
+    ``stats.players`` (through ``fact_chunks``) never load a whole table, which is
+    what keeps a million-file run in flat memory.
     """
 
     def __init__(
@@ -533,7 +534,7 @@ class StoredAuditReport(AuditReport):
                         columns.append(c)
         return columns
 
-    def _chunks(self, name: str) -> Iterator[pd.DataFrame]:
+    def _chunks(self, name: str, groups: list[dict[str, IndexEntry]]) -> Iterator[pd.DataFrame]:
         """Table ``name`` one part at a time, every chunk with the same columns.
 
         Each chunk is sorted as the whole table is, and parts come in the order of
@@ -541,7 +542,6 @@ class StoredAuditReport(AuditReport):
         order (a resumed run may interleave parts of several runs: its rows are then
         grouped by part).
         """
-        groups = self._groups()
         columns = self._columns(name, groups)
         empty = True
         for group in groups:
@@ -561,10 +561,11 @@ class StoredAuditReport(AuditReport):
     def _write_csv_streamed(self, folder: Path) -> list[Path]:
         """The CSV tables written part by part: memory holds one part at a time."""
         written = []
+        groups = self._groups()
         for name in CSV_TABLES:
             target = folder / f"{name}.csv"
             with open(target, "w", encoding="utf-8", newline="") as out:
-                for i, df in enumerate(self._chunks(name)):
+                for i, df in enumerate(self._chunks(name, groups)):
                     df.to_csv(out, index=False, header=i == 0)
             written.append(target)
         return written
@@ -579,12 +580,13 @@ class StoredAuditReport(AuditReport):
         does in memory).
         """
         written = []
+        groups = self._groups()
         for name in CSV_TABLES:
-            schemas = [parquet_table(df, self.rules).schema for df in self._chunks(name)]
+            schemas = [parquet_table(df, self.rules).schema for df in self._chunks(name, groups)]
             schema = _union_schema(schemas)
             target = folder / f"{name}.parquet"
             with pq.ParquetWriter(target, schema) as writer:
-                for df in self._chunks(name):
+                for df in self._chunks(name, groups):
                     writer.write_table(parquet_table(df, self.rules).cast(schema))
             written.append(target)
         return written
