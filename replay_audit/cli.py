@@ -7,6 +7,7 @@ that could not be read, a bad option, an unknown rule preset).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -119,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReplayAuditError as exc:
         print(f"replay-audit: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:  # `replay-audit players ... | head`: the reader had enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_CLEAN
     except (OSError, ValueError) as exc:  # a missing input, an --out that is a file, ...
         print(f"replay-audit: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -161,22 +165,39 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     return EXIT_MISMATCH if s["findings"] else EXIT_CLEAN
 
 
+class _StoredReports:
+    """Several stored reports read as one statistics source, part by part."""
+
+    def __init__(self, reports: Sequence[Any]) -> None:
+        self.reports = reports
+
+    def fact_chunks(self) -> Any:
+        for r in self.reports:
+            yield from r.fact_chunks()
+
+
 def _cmd_players(args: argparse.Namespace) -> int:
     from replay_audit import stats
-    from replay_audit.runner import run_audit
+    from replay_audit.runner import INDEX_NAME, PARTS_DIR, StoredAuditReport, run_audit
 
     _check_paths(args.paths)
-    with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
-        report = run_audit(  # stored, so the statistics are summed part by part
-            args.paths,
-            _rules_from_args(args),
-            jobs=args.jobs or None,
-            strict=args.strict,
-            progress=not args.quiet and sys.stderr.isatty(),
-            out=Path(tmp),
-            resume=False,
-        )
-        table = stats.players(report)
+    stored = [p for p in args.paths if (Path(p) / PARTS_DIR / INDEX_NAME).is_file()]
+    if stored:  # report folders of earlier `audit` runs: no need to audit again
+        if len(stored) != len(args.paths):
+            raise ValueError("give either logs or report folders of earlier audits, not both")
+        table = stats.players(_StoredReports([StoredAuditReport.open(p) for p in stored]))
+    else:
+        with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
+            report = run_audit(  # stored, so the statistics are summed part by part
+                args.paths,
+                _rules_from_args(args),
+                jobs=args.jobs or None,
+                strict=args.strict,
+                progress=not args.quiet and sys.stderr.isatty(),
+                out=Path(tmp),
+                resume=False,
+            )
+            table = stats.players(report)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

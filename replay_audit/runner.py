@@ -482,6 +482,15 @@ class StoredAuditReport(AuditReport):
         self._tally = tally
         self._tables: dict[str, pd.DataFrame] = {}
 
+    @classmethod
+    def open(cls, out: str | Path) -> StoredAuditReport:
+        """The report an earlier run stored under ``out`` (every file its index
+        holds, latest entries), to read tables or statistics without re-auditing."""
+        store = Store(Path(out))
+        if not store.index_path.is_file():
+            raise FileNotFoundError(f"no stored audit under {out} (no {store.index_path})")
+        return cls(out, store.read_index())
+
     def _wanted(self) -> dict[str, IndexEntry]:
         """The latest index entry of each path of this run."""
         index = self.store.read_index()

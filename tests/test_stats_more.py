@@ -397,3 +397,31 @@ def test_players_of_a_stored_report_sum_part_by_part_to_the_same_table(
     want = players(plain, by_lobby=by_lobby)
     assert len(want) > 4
     pd.testing.assert_frame_equal(players(stored, by_lobby=by_lobby), want, check_dtype=False)
+
+
+def test_players_cli_reads_report_folders_of_earlier_audits(tmp_path: Path) -> None:
+    """`replay-audit players REPORT_DIR` gives the table auditing the logs again gives."""
+    from replay_audit.cli import main
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    logs = sorted(str(p) for p in fixtures.iterdir() if p.suffix in (".xml", ".json"))
+    half = len(logs) // 2
+    assert main(["audit", *logs[:half], "--out", str(tmp_path / "r1"), "-q"]) in (0, 1)
+    assert main(["audit", *logs[half:], "--out", str(tmp_path / "r2"), "-q"]) in (0, 1)
+    assert (
+        main(
+            [
+                "players",
+                str(tmp_path / "r1"),
+                str(tmp_path / "r2"),
+                "--out",
+                str(tmp_path / "a.csv"),
+            ]
+        )
+        == 0
+    )
+    assert main(["players", *logs, "--out", str(tmp_path / "b.csv"), "-q"]) == 0
+    a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
+    assert len(a) > 4
+    pd.testing.assert_frame_equal(a, b)
+    assert main(["players", str(tmp_path / "r1"), logs[0]]) == 2  # either reports or logs
