@@ -57,6 +57,7 @@ PLAYER_COLUMNS = (
     "avg_deal_in_payment",
     "draw_tenpai_rate",
     "riichi_win_rate",
+    "riichi_multi_wait_rate",
     "avg_start_shanten",
     "longest_dealer_streak",
     "stable_dan",

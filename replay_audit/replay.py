@@ -1262,7 +1262,7 @@ def _suit_waits(part: tuple[int, ...], pair: bool) -> int:
     return mask
 
 
-def _wait_mask(counts: list[int]) -> int:
+def wait_mask(counts: list[int]) -> int:
     """Bit mask of the kinds that complete the hand, as ``agari.waits`` finds
     them (kinds held four times left out), computed suit by suit.
 
@@ -1325,14 +1325,14 @@ def _special_waits(counts: list[int]) -> int:
 
 
 def _waits(counts: list[int]) -> set[int]:
-    """``agari.waits`` (the same answer, computed suit by suit: ``_wait_mask``)."""
-    mask = _wait_mask(counts)
+    """``agari.waits`` (the same answer, computed suit by suit: ``wait_mask``)."""
+    mask = wait_mask(counts)
     return {k for k in range(34) if mask >> k & 1}
 
 
 def _has_wait(counts: list[int]) -> bool:
     """Tenpai (Tenhou's way): some wait not held four times."""
-    return _wait_mask(counts) != 0
+    return wait_mask(counts) != 0
 
 
 def _same_tile(a: int, b: int | None) -> bool:

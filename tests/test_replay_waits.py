@@ -1,4 +1,4 @@
-"""The replayer's suit-by-suit waits (``replay._wait_mask``) against ``agari.waits``.
+"""The replayer's suit-by-suit waits (``replay.wait_mask``) against ``agari.waits``.
 
 The replayer computes waits per suit with a memo (it is the hot part of the
 replay); ``agari.waits`` tries every kind with a full ``is_complete``.  They

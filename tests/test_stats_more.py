@@ -6,6 +6,7 @@ against the ``mahjong`` package on random hands; (corpus) sanity on Phoenix."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from pathlib import Path
@@ -15,7 +16,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.events import Discard, Draw, Game, GameMeta, HandLog, Owari, Player, RecordedDraw
+from replay_audit.events import (
+    Call,
+    Discard,
+    Draw,
+    Game,
+    GameMeta,
+    HandLog,
+    Owari,
+    Player,
+    RecordedDraw,
+    RiichiDeclare,
+)
+from replay_audit.meld import Meld, MeldKind
 from replay_audit.shanten import chiitoitsu_shanten, kokushi_shanten, regular_shanten, shanten
 from replay_audit.stats import (
     STATS,
@@ -28,7 +41,7 @@ from replay_audit.stats import (
     players,
 )
 from replay_audit.stats.definitions import COUNTERS
-from replay_audit.stats.facts import dealer_streaks, lobby, start_shanten
+from replay_audit.stats.facts import dealer_streaks, lobby, riichi_wait_kinds, start_shanten
 from replay_audit.stats.tenhou_rank import (
     HOUOU_HANCHAN,
     HOUOU_TONPUU,
@@ -425,3 +438,86 @@ def test_players_cli_reads_report_folders_of_earlier_audits(tmp_path: Path) -> N
     assert len(a) > 4
     pd.testing.assert_frame_equal(a, b)
     assert main(["players", str(tmp_path / "r1"), logs[0]]) == 2  # either reports or logs
+
+
+# ---------------------------------------------------------- riichi wait quality
+
+
+def _riichi_hand() -> HandLog:
+    """Seat 0: 23m 456p 789s 111z 9m 5z, draws 5z, riichi on 9m: waits 1m/4m (2 kinds).
+    Seat 1: 13m 456p 789s 222z 9m 6z, draws 6z, riichi on 9m: a kanchan on 2m (1 kind).
+    Seat 2: 23m 456p 789s 3333z 9m, draws 7z, closed kan of 3z, draws 7z from the dead
+    wall, riichi on 9m: 23m 456p 789s 77z + kan, waits 1m/4m (2 kinds).
+    Seat 3 never declares."""
+    haipai = (
+        (4, 8, 48, 52, 56, 96, 100, 104, 108, 109, 110, 32, 124),
+        (0, 9, 49, 53, 57, 97, 101, 105, 112, 113, 114, 33, 128),
+        (5, 10, 50, 54, 58, 98, 102, 106, 116, 117, 118, 119, 34),
+        (37, 41, 45, 60, 64, 68, 72, 76, 80, 84, 88, 92, 120),
+    )
+    ev = [
+        Draw(1, 0, 125),
+        RiichiDeclare(2, 0),
+        Discard(3, 0, 32, False),
+        Draw(4, 1, 129),
+        RiichiDeclare(5, 1),
+        Discard(6, 1, 33, False),
+        Draw(7, 2, 132),
+        Call(8, 2, Meld(MeldKind.ANKAN, (116, 117, 118, 119))),
+        Draw(9, 2, 133),
+        RiichiDeclare(10, 2),
+        Discard(11, 2, 34, False),
+        Draw(12, 3, 135),
+        Discard(13, 3, 135, True),
+        RecordedDraw(seq=14, kind="exhaustive", deltas=(0, 0, 0, 0), shown=()),
+    ]
+    return HandLog(
+        index=0,
+        seq=0,
+        round_index=0,
+        honba=0,
+        sticks=0,
+        dealer=0,
+        scores=(25000,) * 4,
+        haipai=haipai,
+        dora_indicator=0,
+        events=tuple(ev),
+    )
+
+
+def test_riichi_wait_kinds_are_rebuilt_from_the_deal_and_own_moves() -> None:
+    hand = _riichi_hand()
+    assert riichi_wait_kinds(hand, 0, 2) == 2
+    assert riichi_wait_kinds(hand, 1, 5) == 1
+    assert riichi_wait_kinds(hand, 2, 10) == 2  # through the closed kan
+    bad = dataclasses.replace(hand, haipai=((),) * 4)
+    assert riichi_wait_kinds(bad, 0, 2) is None  # no deal known: no answer
+    g = Game(
+        GameMeta("w.xml", "w", "tenhou-xml", 4, go_type=0xA9, hanchan=True),
+        tuple(Player(n) for n in NAMES),
+        (hand,),
+        owari=Owari((25000,) * 4, (0.0,) * 4),
+    )
+    rows = hand_facts(g)
+    assert [r["riichi_waits"] for r in rows] == [2, 1, 2, None]
+    p = players(g).set_index("player")
+    assert p.loc["Ann", "riichi_multi_wait_rate"] == 1.0
+    assert p.loc["Bob", "riichi_multi_wait_rate"] == 0.0
+    assert p.loc["Cid", "avg_riichi_wait_kinds"] == 2.0
+    assert math.isnan(p.loc["Dee", "riichi_multi_wait_rate"])
+
+
+@pytest.mark.corpus
+def test_every_corpus_riichi_has_a_rebuilt_wait(corpus: Path) -> None:
+    """Riichi needs tenpai, and Tenhou enforces it: every rebuilt wait has a kind,
+    and a riichi win's tile is one of them (checked through the count >= 1)."""
+    from replay_audit.io import read_log
+
+    files = sorted((corpus / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[:200]
+    seen = 0
+    for f in files:
+        for r in hand_facts(read_log(f)):
+            if r["riichi_declared"]:
+                seen += 1
+                assert r["riichi_waits"] is not None and r["riichi_waits"] >= 1, (f, r["hand"])
+    assert seen > 300

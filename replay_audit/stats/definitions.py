@@ -89,6 +89,9 @@ COUNTERS: tuple[CounterDef, ...] = (
     CounterDef("chasing_riichi", "riichi hands declared after someone else's"),
     CounterDef("chased_riichi", "riichi hands where someone declared afterwards"),
     CounterDef("riichi_turn_sum", "sum of riichi turns (1 + own discards before)"),
+    CounterDef("riichi_waits_known", "riichi hands whose wait could be rebuilt from the moves"),
+    CounterDef("riichi_multi_waits", "riichi hands waiting on at least two tile kinds"),
+    CounterDef("riichi_wait_kinds_sum", "sum over riichi hands of the kinds waited on"),
     CounterDef("ippatsu_wins", "riichi wins with ippatsu"),
     CounterDef("ura_wins", "riichi wins with ura dora worth at least 1 han"),
     CounterDef("call_wins", "call hands won"),
@@ -206,6 +209,20 @@ STATS: tuple[StatDef, ...] = (
         "Σ (1 + own discards before the riichi discard) ÷ riichi hands",
     ),
     # riichi block
+    StatDef(
+        "riichi_multi_wait_rate",
+        "multi-sided riichi rate",
+        "riichi_multi_waits",
+        "riichi_waits_known",
+        "riichi hands waiting on >= 2 tile kinds after the riichi discard ÷ riichi hands",
+    ),
+    StatDef(
+        "avg_riichi_wait_kinds",
+        "average riichi wait kinds",
+        "riichi_wait_kinds_sum",
+        "riichi_waits_known",
+        "Σ tile kinds waited on after the riichi discard ÷ riichi hands",
+    ),
     StatDef(
         "riichi_win_rate", "riichi win rate", "riichi_wins", "riichi_hands", "won ÷ riichi hands"
     ),

@@ -30,6 +30,7 @@ from replay_audit.events import (
     RiichiDeclare,
 )
 from replay_audit.meld import MeldKind
+from replay_audit.replay import wait_mask
 from replay_audit.rules import (
     MAJSOUL_3P,
     MAJSOUL_4P,
@@ -160,10 +161,52 @@ class _SeatState:
     riichi_accepted: bool = False
     riichi_turn: int | None = None
     riichi_order: int | None = None
+    riichi_waits: int | None = None
+    """Tile kinds the hand waits on after the riichi discard (None: not yet, or unknown)."""
+    riichi_pending: bool = False
     opened: bool = False
     ankan: bool = False
     kita: int = 0
     win_turn: int | None = None
+
+
+def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
+    """How many tile kinds ``seat`` waits on once ``hand.events[stop]`` (its riichi
+    discard) is made; None when the concealed tiles cannot be rebuilt.
+
+    Only riichi hands need their tiles, so they are rebuilt here, from the deal
+    and the seat's own moves, rather than tracked for every seat on every move.
+    Waits are counted as Tenhou counts tenpai: a kind the hand holds all four of
+    is not a wait.
+    """
+    if seat >= len(hand.haipai) or len(hand.haipai[seat]) != 13:
+        return None
+    tiles = list(hand.haipai[seat])
+    try:
+        for ev in hand.events[: stop + 1]:
+            t = type(ev)
+            if t is Draw and ev.seat == seat:
+                tiles.append(ev.tile)
+            elif t is Discard and ev.seat == seat:
+                tiles.remove(ev.tile)
+            elif t is Call and ev.seat == seat:
+                m = ev.meld
+                if m.kind is MeldKind.KAKAN:
+                    used: Iterable[int] = (m.added,) if m.added is not None else ()
+                elif m.kind in _CALLS_THAT_TAKE:
+                    used = [x for x in m.tiles if x != m.called]
+                else:
+                    used = m.tiles
+                for x in used:
+                    tiles.remove(x)
+    except ValueError:  # a move the log does not explain: the replay reports it
+        return None
+    if len(tiles) % 3 != 1:
+        return None
+    counts = [0] * 34
+    for x in tiles:
+        counts[x >> 2] += 1
+    return wait_mask(counts).bit_count()
 
 
 def _draw_tenpai(draw: RecordedDraw, seat: int) -> bool | None:
@@ -282,7 +325,7 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
     declared_order = 0
     wins: list[RecordedWin] = []
     draws: list[RecordedDraw] = []
-    for ev in hand.events:
+    for i, ev in enumerate(hand.events):
         t = type(ev)  # the event types are final classes: an exact type test suffices
         if t is Draw:
             continue
@@ -291,6 +334,9 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
                 st = states[ev.seat]
                 st.discards += 1
                 st.discard_kinds.append(kind(ev.tile))
+                if st.riichi_pending:  # the riichi discard: the wait is now fixed
+                    st.riichi_pending = False
+                    st.riichi_waits = riichi_wait_kinds(hand, ev.seat, i)
             last_discarder = ev.seat
         elif t is Call:
             if ev.seat >= n:
@@ -313,6 +359,7 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
                 st.riichi_turn = st.discards + 1
                 declared_order += 1
                 st.riichi_order = declared_order
+                st.riichi_pending = True
         elif t is RiichiAccept:
             if ev.seat < n:
                 states[ev.seat].riichi_accepted = True
@@ -344,6 +391,7 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
             riichi_accepted=st.riichi_accepted,
             riichi_turn=st.riichi_turn,
             riichi_order=st.riichi_order,
+            riichi_waits=st.riichi_waits,
             chased=st.riichi_order is not None and st.riichi_order < declared_order,
             called=st.opened,
             closed_kan=st.ankan,
