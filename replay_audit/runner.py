@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 import pyarrow as pa
@@ -54,6 +54,8 @@ from replay_audit.report import (
     table_frame,
 )
 from replay_audit.rules import RuleSet
+
+_T = TypeVar("_T")
 
 Worker = Callable[..., FileAudit]
 """``worker(path, rules, strict=...) -> FileAudit``; top-level so it pickles."""
@@ -325,11 +327,20 @@ class Store:
     def read_index(self) -> dict[str, IndexEntry]:
         """Latest entry per path, compact. A torn last line (a killed run) is ignored.
 
-        Only what resuming, summing and locating rows need is kept: about 500 bytes
-        a file with its path, a fifth of the entry as parsed (so a million indexed
-        files take about 500 MB, and only while a resume is planned or a table read).
+        Only what resuming and summing need is kept: about 500 bytes a file with its
+        path, a fifth of the entry as parsed (a million indexed files take about
+        500 MB while a resume is planned).
         """
-        latest: dict[str, IndexEntry] = {}
+        return self._scan_index(IndexEntry.of)
+
+    def read_parts(self) -> dict[str, str | None]:
+        """Latest part per path: all that reading rows needs (about 150 bytes a file)."""
+        return self._scan_index(
+            lambda e: sys.intern(e["part"]) if isinstance(e.get("part"), str) else None
+        )
+
+    def _scan_index(self, keep: Callable[[dict[str, Any]], _T]) -> dict[str, _T]:
+        latest: dict[str, _T] = {}
         if not self.index_path.exists():
             return latest
         with open(self.index_path, encoding="utf-8") as f:
@@ -339,7 +350,7 @@ class Store:
                 except json.JSONDecodeError:
                     continue
                 if isinstance(entry, dict) and "path" in entry:
-                    latest[entry["path"]] = IndexEntry.of(entry)
+                    latest[entry["path"]] = keep(entry)
         return latest
 
     def append_index(self, entries: Iterable[dict[str, Any]]) -> None:
@@ -489,16 +500,16 @@ class StoredAuditReport(AuditReport):
         store = Store(Path(out))
         if not store.index_path.is_file():
             raise FileNotFoundError(f"no stored audit under {out} (no {store.index_path})")
-        return cls(out, store.read_index())
+        return cls(out, store.read_parts())
 
-    def _wanted(self) -> dict[str, IndexEntry]:
-        """The latest index entry of each path of this run."""
-        index = self.store.read_index()
+    def _wanted(self) -> dict[str, str | None]:
+        """The latest part of each path of this run."""
+        index = self.store.read_parts()
         return {p: index[p] for p in self.paths if p in index}
 
-    def _frame(self, name: str, wanted: dict[str, IndexEntry]) -> pd.DataFrame:
+    def _frame(self, name: str, wanted: dict[str, str | None]) -> pd.DataFrame:
         """Table ``name`` of the given paths, read from their parts."""
-        by_path = self.store.read_rows(name, {p: e.part for p, e in wanted.items()})
+        by_path = self.store.read_rows(name, wanted)
         if name == "files":  # a file row whose part went missing still lists the file
             rows = [got[0] if (got := by_path[p]) else {"file": p} for p in sorted(by_path)]
         else:
@@ -525,17 +536,17 @@ class StoredAuditReport(AuditReport):
             return self._write_parquet_streamed(folder)
         return super()._write_format(fmt, folder)
 
-    def _groups(self) -> list[dict[str, IndexEntry]]:
+    def _groups(self) -> list[dict[str, str | None]]:
         """The run's paths grouped by part, parts in the order of their first path."""
-        groups: dict[str | None, dict[str, IndexEntry]] = {}
-        for path, entry in sorted(self._wanted().items()):
-            groups.setdefault(entry.part, {})[path] = entry
+        groups: dict[str | None, dict[str, str | None]] = {}
+        for path, part in sorted(self._wanted().items()):
+            groups.setdefault(part, {})[path] = part
         return list(groups.values())
 
-    def _columns(self, name: str, groups: list[dict[str, IndexEntry]]) -> list[str]:
+    def _columns(self, name: str, groups: list[dict[str, str | None]]) -> list[str]:
         """The fixed columns of ``name``, then every other column the parts have."""
         columns = list(TABLE_COLUMNS[name])
-        for part in dict.fromkeys(e.part for g in groups for e in g.values()):
+        for part in dict.fromkeys(part for g in groups for part in g.values()):
             f = self.store.part_path(name, part) if part is not None else None
             if f is not None and f.exists():
                 for c in pq.read_schema(f).names:
@@ -543,7 +554,7 @@ class StoredAuditReport(AuditReport):
                         columns.append(c)
         return columns
 
-    def _chunks(self, name: str, groups: list[dict[str, IndexEntry]]) -> Iterator[pd.DataFrame]:
+    def _chunks(self, name: str, groups: list[dict[str, str | None]]) -> Iterator[pd.DataFrame]:
         """Table ``name`` one part at a time, every chunk with the same columns.
 
         Each chunk is sorted as the whole table is, and parts come in the order of
@@ -619,8 +630,10 @@ class StoredAuditReport(AuditReport):
 
         if self._tally is None:
             self._tally = Tally()
-            for e in self._wanted().values():
-                self._tally.add(e)
+            index = self.store.read_index()
+            for p in self.paths:
+                if p in index:
+                    self._tally.add(index[p])
         t = self._tally
         games, hands, results, findings = t.counts
         return {
