@@ -49,6 +49,7 @@ from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.report import (
     CSV_TABLES,
     TABLE_COLUMNS,
+    TABLES,
     AuditReport,
     parquet_table,
     table_frame,
@@ -60,7 +61,7 @@ _T = TypeVar("_T")
 Worker = Callable[..., FileAudit]
 """``worker(path, rules, strict=...) -> FileAudit``; top-level so it pickles."""
 
-TABLES = ("games", "hands", "findings", "hand_facts", "game_facts", "score_history")
+ROW_TABLES = TABLES[1:]
 """The row tables of a ``FileAudit`` that go to Parquet parts; each part also has a
 ``files`` table of one ``file_row()`` per file (the index keeps totals only)."""
 
@@ -457,7 +458,7 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
     store.write_part(
         "files", task.part, [{SOURCE_COLUMN: fa.path, **fa.file_row()} for fa in audits]
     )
-    for table in TABLES:
+    for table in ROW_TABLES:
         rows = [{SOURCE_COLUMN: fa.path, **row} for fa in audits for row in getattr(fa, table)]
         if rows:
             store.write_part(table, task.part, rows)

@@ -16,12 +16,11 @@ import pandas as pd
 import pytest
 
 from replay_audit.audit import FileAudit
+from replay_audit.report import TABLES
 from replay_audit.runner import INDEX_NAME, PARTS_DIR, StoredAuditReport, audit_files
 
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
-
-TABLES = ("files", "games", "hands", "findings", "hand_facts", "game_facts", "score_history")
 
 
 def small_worker(path: str, rules: Any = None, *, strict: bool = False) -> FileAudit:

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay_audit.audit import FileAudit
-from replay_audit.report import AuditReport
+from replay_audit.report import TABLES, AuditReport
 from replay_audit.runner import (
     INDEX_NAME,
     PARTS_DIR,
@@ -34,9 +34,6 @@ from replay_audit.runner import (
     rows_to_table,
     table_to_rows,
 )
-
-TABLES = ("files", "games", "hands", "findings", "hand_facts", "game_facts", "score_history")
-
 
 # --------------------------------------------------------------- fake worker
 
