@@ -106,22 +106,25 @@ def rows_to_table(rows: Sequence[dict[str, Any]]) -> pa.Table:
     absent: list[list[str] | None] = [None] * len(rows)
     arrays: list[pa.Array] = []
     json_columns: list[str] = []
+    every_key = all(len(row) == len(columns) for row in rows)  # the usual case: fast path
     for name in columns:
-        values: list[Any] = []
-        types: set[type] = set()
-        for i, row in enumerate(rows):
-            if name in row:
-                value = row[name]
-                values.append(value)
-                if value is not None:
-                    types.add(type(value))
-            else:
-                values.append(None)
-                missing = absent[i]
-                if missing is None:
-                    absent[i] = [name]
+        values: list[Any]
+        if every_key:
+            values = [row[name] for row in rows]
+        else:
+            values = []
+            for i, row in enumerate(rows):
+                if name in row:
+                    values.append(row[name])
                 else:
-                    missing.append(name)
+                    values.append(None)
+                    missing = absent[i]
+                    if missing is None:
+                        absent[i] = [name]
+                    else:
+                        missing.append(name)
+        types = set(map(type, values))
+        types.discard(type(None))
         array: pa.Array | None = None
         if not types:
             array = pa.nulls(len(values))
