@@ -91,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("players", help="per-player statistics")
     _add_common(pl)
     pl.add_argument("--out", default=None, help="write the table to this .csv/.parquet/.html file")
+    pl.add_argument(
+        "--by-lobby",
+        action="store_true",
+        help="split Tenhou game types by ranked lobby (each stable dan uses its lobby's pt table)",
+    )
 
     c = sub.add_parser("convert", help="convert a log to tenhou.net/6 JSON or mjai JSON lines")
     c.add_argument("log")
@@ -185,7 +190,8 @@ def _cmd_players(args: argparse.Namespace) -> int:
     if stored:  # report folders of earlier `audit` runs: no need to audit again
         if len(stored) != len(args.paths):
             raise ValueError("give either logs or report folders of earlier audits, not both")
-        table = stats.players(_StoredReports([StoredAuditReport.open(p) for p in stored]))
+        source: Any = _StoredReports([StoredAuditReport.open(p) for p in stored])
+        table = stats.players(source, by_lobby=args.by_lobby)
     else:
         with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
             report = run_audit(  # stored, so the statistics are summed part by part
@@ -197,7 +203,7 @@ def _cmd_players(args: argparse.Namespace) -> int:
                 out=Path(tmp),
                 resume=False,
             )
-            table = stats.players(report)
+            table = stats.players(report, by_lobby=args.by_lobby)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -438,6 +438,10 @@ def test_players_cli_reads_report_folders_of_earlier_audits(tmp_path: Path) -> N
     assert len(a) > 4
     pd.testing.assert_frame_equal(a, b)
     assert main(["players", str(tmp_path / "r1"), logs[0]]) == 2  # either reports or logs
+    assert main(["players", *logs, "--by-lobby", "--out", str(tmp_path / "c.csv"), "-q"]) == 0
+    c = pd.read_csv(tmp_path / "c.csv")
+    assert set(c["game_type"]) != set(b["game_type"])  # Tenhou types carry their lobby
+    assert c["games"].sum() == b["games"].sum()
 
 
 # ---------------------------------------------------------- riichi wait quality
