@@ -496,6 +496,7 @@ class StoredAuditReport(AuditReport):
         self.run_stats = dict(run_stats or {})
         self._tally = tally
         self._tables: dict[str, pd.DataFrame] = {}
+        self._parts: dict[str, str | None] | None = None
 
     @classmethod
     def open(cls, out: str | Path) -> StoredAuditReport:
@@ -507,9 +508,13 @@ class StoredAuditReport(AuditReport):
         return cls(out, store.read_parts())
 
     def _wanted(self) -> dict[str, str | None]:
-        """The latest part of each path of this run."""
-        index = self.store.read_parts()
-        return {p: index[p] for p in self.paths if p in index}
+        """The latest part of each path of this run, read from the index once (a
+        report writing CSV and HTML asks for it several times; a later run into the
+        same folder does not change what this report holds)."""
+        if self._parts is None:
+            index = self.store.read_parts()
+            self._parts = {p: index[p] for p in self.paths if p in index}
+        return self._parts
 
     def _frame(self, name: str, wanted: dict[str, str | None]) -> pd.DataFrame:
         """Table ``name`` of the given paths, read from their parts."""
