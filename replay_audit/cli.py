@@ -49,7 +49,12 @@ def _rules_from_args(args: argparse.Namespace) -> RuleSet | None:
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", help="log files, folders (searched recursively) or globs")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        help="log files, folders (searched recursively) or globs; a phoenix-logs SQLite "
+        "database stands for all its logs, DB::LOG_ID for one of them",
+    )
     p.add_argument(
         "--rules",
         help=f"rule preset ({', '.join(PRESETS)}) or a TOML rule file; default: detected per log",
@@ -138,20 +143,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check_paths(paths: Sequence[str]) -> None:
     import glob
 
+    from replay_audit.archive import split_member
+
     for p in paths:
-        if not Path(p).exists() and not glob.glob(p):
+        if not Path(p).exists() and not glob.glob(p) and split_member(p) is None:
             raise FileNotFoundError(f"no such file, folder or glob: {p}")
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
+    from replay_audit.io import iter_log_paths
     from replay_audit.runner import run_audit
 
     _check_paths(args.paths)
     rules = _rules_from_args(args)
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     out = Path(args.out) if args.out else Path("reports") / "audit"
+    archives: list[Any] = []  # SQLite archives met while expanding: say what was skipped
+    files = [str(p) for p in iter_log_paths(args.paths, on_archive=archives.append)]
+    if not args.quiet:
+        for listing in archives:
+            print(listing.describe(), file=sys.stderr)
     report = run_audit(
-        args.paths,
+        files,
         rules,
         jobs=args.jobs or None,
         strict=args.strict,

@@ -4,16 +4,20 @@ This is the one place that touches files.  Formats are sniffed from content
 (``parsers.sniff``), gzip is undone with a size cap, and batch iteration hands
 back the error *as a value* for a bad file, so one broken download never stops
 an audit of thousands and every input file shows up in the report.
+
+An SQLite archive of logs (the phoenix-logs layout, see ``archive``) expands to
+its member paths ``"<db>::<log_id>"``, which ``read_bytes`` reads like files.
 """
 
 from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
+from replay_audit import archive
 from replay_audit.errors import LimitExceededError, LogFormatError, NotALogError
 from replay_audit.events import Game
 from replay_audit.parsers.sniff import DEFAULT_MAX_BYTES, gunzip_capped, is_gzip, sniff_format
@@ -27,16 +31,29 @@ _GLOB_CHARS: Final = frozenset("*?[")
 
 
 def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """The file's content, gunzipped when it starts with the gzip magic (not
-    when its name ends in ``.gz``); ``LimitExceededError`` when the file or its
-    decompressed content is larger than ``max_bytes``."""
+    """The file's content, gunzipped or bunzipped when it starts with the gzip or
+    bz2 magic (not when its name ends in ``.gz``); ``LimitExceededError`` when the
+    file or its decompressed content is larger than ``max_bytes``.
+
+    A member path ``"<db>::<log_id>"`` reads that row of an SQLite archive; an
+    SQLite file itself is not a log (``NotALogError`` saying why).
+    """
+    member = archive.split_member(path)
+    if member is not None:
+        return archive.read_member(*member, max_bytes=max_bytes)
     p = Path(path)
     size = p.stat().st_size
     if size > max_bytes:
+        if archive.is_sqlite(p):
+            raise NotALogError(archive.describe_archive(p), source=str(p))
         raise LimitExceededError(f"file is {size} bytes (limit {max_bytes})", source=str(p))
     data = p.read_bytes()
     if is_gzip(data):
         return gunzip_capped(data, max_bytes, source=str(p))
+    if archive.is_bz2(data):
+        return archive.bunzip2_capped(data, max_bytes, source=str(p))
+    if data.startswith(archive.SQLITE_MAGIC):
+        raise NotALogError(archive.describe_archive(p), source=str(p))
     return data
 
 
@@ -74,25 +91,60 @@ def read_log(
     return parse_tenhou_json(data, name, strict=strict)
 
 
-def iter_log_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
+def iter_log_paths(
+    paths: Iterable[str | Path],
+    on_archive: Callable[[archive.ArchiveListing], None] | None = None,
+) -> Iterator[Path]:
     """Expand files, folders (recursively, sorted, log suffixes only, no
     manifest/README) and glob patterns into file paths, each once.  A path
-    that does not exist is yielded as is, so the caller reports it."""
+    that does not exist is yielded as is, so the caller reports it.
+
+    An SQLite archive expands to its member paths in ``log_id`` order: a file
+    named here whatever its suffix, one found by a walk or glob when named
+    ``.db``/``.sqlite``/``.sqlite3`` (checked by its header).  Rows without
+    content are not logs and are skipped; ``on_archive`` receives each archive's
+    listing (with the skipped count) before its members, so a caller can say so.
+    An archive without a usable ``logs`` table is yielded as itself: reading it
+    then fails with the reason, one error row in a report.
+    """
     seen: set[Path] = set()
     for item in paths:
         text = str(item)
         p = Path(text)
-        if p.is_dir():
-            found: Iterable[Path] = sorted(f for f in _walk(p) if _is_log_file(f))
+        named = False
+        if archive.MEMBER_SEP in text and archive.split_member(text) is not None:
+            found: Iterable[Path] = [p]
+        elif p.is_dir():
+            found = sorted(f for f in _walk(p) if _is_log_file(f) or _is_archive_name(f))
         elif not p.exists() and _GLOB_CHARS.intersection(text):
             found = sorted(Path(m) for m in glob.glob(text, recursive=True))
             found = [f for f in found if f.is_file()]
         else:
             found = [p]
+            named = True
         for f in found:
-            if f not in seen:
-                seen.add(f)
+            if f in seen:
+                continue
+            seen.add(f)
+            if (named or _is_archive_name(f)) and archive.is_sqlite(f):
+                try:
+                    listing = archive.list_members(f)
+                except LogFormatError:
+                    yield f
+                    continue
+                if on_archive is not None:
+                    on_archive(listing)
+                for m in listing.members:
+                    member = Path(m)
+                    if member not in seen:
+                        seen.add(member)
+                        yield member
+            else:
                 yield f
+
+
+def _is_archive_name(path: Path) -> bool:
+    return path.name.lower().endswith(archive.ARCHIVE_SUFFIXES) and path.is_file()
 
 
 def _walk(top: Path) -> Iterator[Path]:

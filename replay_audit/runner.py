@@ -249,7 +249,20 @@ def code_fingerprint() -> str:
 
 
 def file_sha256(path: str | Path) -> str:
-    """SHA-256 of the bytes on disk (compressed or not): the content half of the key."""
+    """SHA-256 of the bytes on disk (compressed or not): the content half of the key.
+
+    For an archive member (``"<db>::<log_id>"``, see ``archive``) it is the row's
+    stored content, so changing one row re-audits that log alone.
+    """
+    from replay_audit.archive import split_member, stored_bytes
+    from replay_audit.errors import LogFormatError
+
+    member = split_member(path)
+    if member is not None:
+        try:
+            return hashlib.sha256(stored_bytes(*member)).hexdigest()
+        except LogFormatError as exc:  # missing row, no content: unreadable, like a file
+            raise OSError(str(exc)) from exc
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while block := f.read(1 << 20):
