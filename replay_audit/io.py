@@ -115,7 +115,7 @@ def iter_log_paths(
         if archive.MEMBER_SEP in text and archive.split_member(text) is not None:
             found: Iterable[Path] = [p]
         elif p.is_dir():
-            found = sorted(f for f in _walk(p) if _is_log_file(f) or _is_archive_name(f))
+            found = sorted(f for f in _walk(p) if _is_log_file(f) or _is_archive(f))
         elif not p.exists() and _GLOB_CHARS.intersection(text):
             found = sorted(Path(m) for m in glob.glob(text, recursive=True))
             found = [f for f in found if f.is_file()]
@@ -145,6 +145,11 @@ def iter_log_paths(
 
 def _is_archive_name(path: Path) -> bool:
     return path.name.lower().endswith(archive.ARCHIVE_SUFFIXES) and path.is_file()
+
+
+def _is_archive(path: Path) -> bool:
+    """An SQLite file with an archive name (a ``Thumbs.db`` in a walk is not a log)."""
+    return _is_archive_name(path) and archive.is_sqlite(path)
 
 
 def _walk(top: Path) -> Iterator[Path]:
