@@ -22,15 +22,18 @@ import math
 import re
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import pandas as pd
 
 from replay_audit.stats.definitions import STATS
 from replay_audit.stats.facts import score_history
 
-__all__ = ["render_html", "score_history"]
+__all__ = ["FrameTables", "PageTables", "render_html", "render_page", "score_history"]
 
+MAX_GAMES = 2000
+"""Games-table rows past which only linked games and the first ones are listed."""
 MAX_GAME_CHARTS = 50
 MAX_PLAYER_CHARTS = 50
 MAX_FINDINGS = 5000
@@ -136,6 +139,21 @@ def _table(
         for c in cols
     )
     out = [f"<table><thead><tr>{head}</tr></thead><tbody>"]
+    out.extend(_table_rows(df, cols, row_ids=row_ids, links=links, text=text))
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _table_rows(
+    df: pd.DataFrame,
+    cols: list[str],
+    *,
+    row_ids: list[str] | None = None,
+    links: Mapping[str, list[str | None]] | None = None,
+    text: set[str] | frozenset[str] = frozenset(),
+) -> list[str]:
+    """The ``<tr>`` rows of ``_table``: a long table is built chunk by chunk from them."""
+    out = []
     values = df[cols].to_numpy(dtype=object) if cols else []
     for i, row in enumerate(values):
         rid = f' id="{row_ids[i]}"' if row_ids and row_ids[i] else ""
@@ -148,8 +166,7 @@ def _table(
                 content = f'<a href="#{target}">{content}</a>'
             cells.append(f"<td{cls}>{content}</td>")
         out.append(f"<tr{rid}>{''.join(cells)}</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+    return out
 
 
 # ------------------------------------------------------------------------- charts
@@ -239,34 +256,41 @@ def _summary_section(summary: Mapping[str, Any]) -> str:
     return f'<section id="summary"><h2>Run summary</h2><table>{rows}</table></section>'
 
 
+def _gid(file: Any) -> str | None:
+    """The anchor of a finding's game, none for a finding without a file."""
+    if file is None or (not isinstance(file, str) and pd.isna(file)):
+        return None
+    return game_anchor(file)
+
+
 def _findings_section(
-    findings: pd.DataFrame, game_ids: Mapping[str, str], detailed: set[str]
+    counts: pd.Series | None, total: int, shown: pd.DataFrame, detailed: set[str], rows: set[str]
 ) -> str:
+    """The counts, then the first findings, linked to their hand in a detail section
+    (``detailed``) or else to their game's row (``rows``; an unreadable file has none)."""
     parts = ['<section id="findings"><h2>Findings</h2>']
-    if findings is None or findings.empty:
+    if total == 0 or shown.empty:
         parts.append("<p>No findings: every recorded value matched.</p></section>")
         return "".join(parts)
-    if "category" in findings:
-        counts = findings["category"].value_counts()
+    if counts is not None:
         parts.append(
             '<p class="note">'
             + ", ".join(f"{_esc(k)}: {int(v)}" for k, v in counts.items())
             + "</p>"
         )
-    shown = findings.head(MAX_FINDINGS)
-    if len(findings) > MAX_FINDINGS:
+    if total > MAX_FINDINGS:
         parts.append(
-            f'<p class="note">Showing the first {MAX_FINDINGS} of {len(findings)} findings; '
+            f'<p class="note">Showing the first {MAX_FINDINGS} of {total} findings; '
             "the CSV/Parquet outputs hold all of them.</p>"
         )
     links: list[str | None] = []
     for _, f in shown.iterrows():
-        gid = game_ids.get(str(f.get("file")))
+        gid = _gid(f.get("file"))
         hi = f.get("hand_index")
         if gid and gid in detailed and hi is not None and not pd.isna(hi):
             links.append(f"{gid}-h{int(hi)}")
         else:
-            links.append(gid)
+            links.append(gid if gid in rows else None)
     cols = [
         c
         for c in (
@@ -284,7 +308,7 @@ def _findings_section(
         if c in shown.columns
     ]
     link_col = "hand" if "hand" in cols else cols[0]
-    file_links = [game_ids.get(str(f)) for f in shown.get("file", [])]
+    file_links = [g if (g := _gid(f)) in rows else None for f in shown.get("file", [])]
     parts.append('<div class="scroll">')
     parts.append(
         _table(
@@ -336,27 +360,56 @@ def _players_section(players: pd.DataFrame) -> str:
     return "".join(parts)
 
 
-def _games_section(games: pd.DataFrame, game_ids: Mapping[str, str]) -> str:
+def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
+    """Every game, or past ``MAX_GAMES`` games the ones in ``keep`` (link targets)
+    plus the first others up to the cap, read chunk by chunk; and the row ids."""
     parts = ['<section id="games"><h2>Games</h2>']
-    if games is None or games.empty:
+    anchors: set[str] = set()
+    total = tables.page_game_count()
+    if total == 0:
         parts.append("<p>No games.</p></section>")
-        return "".join(parts)
-    ids = [game_ids.get(str(f)) or game_anchor(f) for f in games["file"]]
-    text = [c for c in games.columns if games[c].dtype == object]
+        return "".join(parts), anchors
+    capped = total > MAX_GAMES
+    budget = max(0, MAX_GAMES - len(keep))
+    rows: list[str] = []
+    head = ""
+    text: set[str] = set()
+    cols: list[str] = []
+    shown = others = 0
+    for df in tables.page_game_chunks():
+        if not head:
+            cols = list(df.columns)
+            text = {c for c in cols if df[c].dtype == object}
+            head = _table(df.head(0), cols, text_columns=text).removesuffix("</tbody></table>")
+        if capped:
+            mask = []
+            for f in df["file"]:
+                forced = str(f) in keep
+                mask.append(forced or others < budget)
+                others += not forced and others < budget
+            df = df[mask]
+        shown += len(df)
+        ids = [game_anchor(f) for f in df["file"]]
+        anchors.update(ids)
+        rows.extend(_table_rows(df, cols, row_ids=ids, text=text))
+    if capped:
+        parts.append(
+            f'<p class="note">Showing {shown} of {total} games (every game a finding '
+            "links to, then the first ones); games.csv / games.parquet hold all.</p>"
+        )
     parts.append('<div class="scroll">')
-    parts.append(_table(games, list(games.columns), row_ids=ids, text_columns=text))
+    parts.append(head + "".join(rows) + "</tbody></table>")
     parts.append("</div></section>")
-    return "".join(parts)
+    return "".join(parts), anchors
 
 
 def _detail_section(
-    history: pd.DataFrame, game_ids: Mapping[str, str], files: list[str], charted: set[str]
+    history: pd.DataFrame, files: list[str], charted: set[str], n_games: int
 ) -> str:
     parts = ['<section id="scores"><h2>Scores by hand</h2>']
     if not files:
         parts.append("<p>No score history.</p></section>")
         return "".join(parts)
-    n_games = history["file"].nunique()
     parts.append(
         f'<p class="note">Charts for the first {len(charted)} of {n_games} games; '
         "games with findings also get their hand-by-hand table.</p>"
@@ -364,7 +417,7 @@ def _detail_section(
     groups = {f: g for f, g in history.groupby("file", sort=False)}
     for i, file in enumerate(files):
         g = groups[file]
-        gid = game_ids[file]
+        gid = game_anchor(file)
         log_id = g["log_id"].iloc[0] if "log_id" in g else None
         parts.append(f'<section class="game" id="{gid}-detail">')
         parts.append(
@@ -393,6 +446,126 @@ def _detail_section(
 # -------------------------------------------------------------------------- page
 
 
+class PageTables(Protocol):
+    """What the page reads from a report: counts, the first rows and the rows it
+    shows, never more. ``FrameTables`` answers from DataFrames in memory;
+    ``runner.StoredAuditReport`` answers part by part from disk, so a stored run of
+    any size draws the same page in bounded memory."""
+
+    def page_findings(self, limit: int) -> tuple[pd.Series | None, int, pd.DataFrame]:
+        """Category counts (most first), number of findings, the first ``limit``."""
+        ...
+
+    def page_game_count(self) -> int: ...
+
+    def page_game_chunks(self) -> Iterable[pd.DataFrame]:
+        """The games table in order, in chunks of one dtype per column."""
+        ...
+
+    def page_history_files(self, first: int, also: set[str]) -> tuple[list[str], list[str], int]:
+        """Files of the score history in table order that are among the first
+        ``first`` or in ``also``; the first ``first``; the number of files."""
+        ...
+
+    def page_history(self, files: list[str]) -> pd.DataFrame:
+        """The score-history rows of these files."""
+        ...
+
+
+def combine_counts(counts: Iterable[pd.Series]) -> pd.Series | None:
+    """``value_counts()`` of a column from the unsorted counts of its chunks: summed in
+    order of first appearance, then sorted as ``value_counts`` sorts (most first)."""
+    counts = [c for c in counts if c is not None]
+    if not counts:
+        return None
+    total = pd.concat(counts).groupby(level=0, sort=False).sum()
+    return total.sort_values(ascending=False)
+
+
+@dataclass(frozen=True, slots=True)
+class FrameTables:
+    """``PageTables`` over DataFrames already in memory."""
+
+    findings: pd.DataFrame
+    games: pd.DataFrame
+    history: pd.DataFrame
+
+    def page_findings(self, limit: int) -> tuple[pd.Series | None, int, pd.DataFrame]:
+        f = self.findings
+        counts = combine_counts([f["category"].value_counts(sort=False)] if "category" in f else [])
+        return counts, len(f), f.head(limit)
+
+    def page_game_count(self) -> int:
+        return 0 if self.games.empty else len(self.games)
+
+    def page_game_chunks(self) -> Iterable[pd.DataFrame]:
+        return [self.games]
+
+    def page_history_files(self, first: int, also: set[str]) -> tuple[list[str], list[str], int]:
+        h = self.history
+        if h.empty or "file" not in h:
+            return [], [], 0
+        files = [str(f) for f in h["file"].dropna().drop_duplicates()]
+        ordered = [f for i, f in enumerate(files) if i < first or f in also]
+        return ordered, files[:first], int(h["file"].nunique())
+
+    def page_history(self, files: list[str]) -> pd.DataFrame:
+        h = self.history
+        if h.empty or "file" not in h:
+            return h
+        return h[h["file"].astype(str).isin(set(files))]
+
+
+def render_page(
+    *,
+    summary: Mapping[str, Any],
+    tables: PageTables,
+    players: pd.DataFrame,
+    title: str = "replay_audit report",
+) -> str:
+    """The whole report as one HTML string (UTF-8, no external resources).
+
+    Bounded whatever the run's size: at most ``MAX_FINDINGS`` findings rows; the
+    games table lists every game up to ``MAX_GAMES``, past it the games the shown
+    findings and detail sections link to plus the first others up to the cap;
+    score charts for the first ``MAX_GAME_CHARTS`` games; hand-by-hand tables for
+    those and the games of the shown findings (whose rows link to
+    ``#<game>-h<hand_index>``, else to the game's row); one placement chart per
+    player for the first ``MAX_PLAYER_CHARTS`` players.
+    """
+    counts, n_findings, shown = tables.page_findings(MAX_FINDINGS)
+    with_findings = (
+        {str(f) for f in shown["file"].dropna()} if not shown.empty and "file" in shown else set()
+    )
+    ordered, firsts, n_history = tables.page_history_files(MAX_GAME_CHARTS, with_findings)
+    charted = set(firsts) if charts_available() else set()
+    detail_files = [f for f in ordered if f in charted or f in with_findings]
+    detailed = {game_anchor(f) for f in detail_files}
+    history = tables.page_history(detail_files)
+    if not history.empty:
+        history = history.assign(file=history["file"].astype(str))
+
+    games_html, game_rows = _games_section(tables, with_findings | set(detail_files))
+    body = [
+        f"<h1>{_esc(title)}</h1>",
+        '<p class="note"><a href="#summary">summary</a> · <a href="#findings">findings</a> · '
+        '<a href="#players">players</a> · <a href="#games">games</a> · '
+        '<a href="#scores">scores</a></p>',
+        _summary_section(summary),
+        _findings_section(counts, n_findings, shown, detailed, game_rows),
+        _players_section(players),
+        games_html,
+        _detail_section(history, detail_files, charted, n_history),
+    ]
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
+        + "\n".join(body)
+        + "</body></html>\n"
+    )
+
+
 def render_html(
     *,
     summary: Mapping[str, Any],
@@ -402,55 +575,15 @@ def render_html(
     score_history: pd.DataFrame,
     title: str = "replay_audit report",
 ) -> str:
-    """The whole report as one HTML string (UTF-8, no external resources).
+    """``render_page`` over whole DataFrames.
 
     ``games`` needs a ``file`` column (anchors are per file); ``score_history``
     has one row per game, hand and seat (``file, log_id, hand_index, label,
-    seat, name, score``, see ``stats.score_history``); ``findings`` rows link to
-    ``#<game>-h<hand_index>`` when that game has a detail table, else to the
-    game's row.  Charts: one per game for the first ``MAX_GAME_CHARTS`` games,
-    one per player for the first ``MAX_PLAYER_CHARTS`` players.
+    seat, name, score``, see ``stats.score_history``).
     """
-    findings = findings if findings is not None else pd.DataFrame()
-    games = games if games is not None else pd.DataFrame()
-    history = score_history if score_history is not None else pd.DataFrame()
-    files: list[str] = []
-    for df in (games, history, findings):
-        if not df.empty and "file" in df:
-            files.extend(str(f) for f in df["file"].dropna().unique())
-    game_ids = {f: game_anchor(f) for f in dict.fromkeys(files)}
-
-    hist_files = (
-        [str(f) for f in history["file"].drop_duplicates()]
-        if not history.empty and "file" in history
-        else []
+    tables = FrameTables(
+        findings if findings is not None else pd.DataFrame(),
+        games if games is not None else pd.DataFrame(),
+        score_history if score_history is not None else pd.DataFrame(),
     )
-    charted = set(hist_files[:MAX_GAME_CHARTS]) if charts_available() else set()
-    with_findings = (
-        {str(f) for f in findings["file"].dropna()}
-        if not findings.empty and "file" in findings
-        else set()
-    )
-    detail_files = [f for f in hist_files if f in charted or f in with_findings]
-    detailed = {game_ids[f] for f in detail_files}
-    if not history.empty:
-        history = history.assign(file=history["file"].astype(str))
-
-    body = [
-        f"<h1>{_esc(title)}</h1>",
-        '<p class="note"><a href="#summary">summary</a> · <a href="#findings">findings</a> · '
-        '<a href="#players">players</a> · <a href="#games">games</a> · '
-        '<a href="#scores">scores</a></p>',
-        _summary_section(summary),
-        _findings_section(findings, game_ids, detailed),
-        _players_section(players),
-        _games_section(games, game_ids),
-        _detail_section(history, game_ids, detail_files, charted),
-    ]
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
-        + "\n".join(body)
-        + "</body></html>\n"
-    )
+    return render_page(summary=summary, tables=tables, players=players, title=title)

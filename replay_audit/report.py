@@ -21,6 +21,8 @@ import pandas as pd
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from replay_audit import html
+
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.findings import CATEGORIES
 from replay_audit.rules import RuleSet, load_rules
@@ -280,17 +282,17 @@ class AuditReport:
     def _write_format(self, fmt: str, folder: Path) -> list[Path]:
         return _WRITERS[fmt](self, folder)
 
+    def _page_tables(self) -> html.PageTables:
+        """What the HTML page reads; a stored report reads it part by part instead."""
+        from replay_audit import html
+
+        return html.FrameTables(self.findings, self.games, self.score_history)
+
     def write_html(self, path: str | Path) -> Path:
         from replay_audit import html, stats
 
         players = stats.players(self)  # a stored report sums it part by part
-        page = html.render_html(
-            summary=self.summary(),
-            findings=self.findings,
-            games=self.games,
-            players=players,
-            score_history=self.score_history,
-        )
+        page = html.render_page(summary=self.summary(), tables=self._page_tables(), players=players)
         p = Path(path)
         p.write_text(page, encoding="utf-8")
         return p
@@ -342,16 +344,12 @@ def _parquet_safe(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _write_json(report: AuditReport, folder: Path) -> list[Path]:
-    p = folder / "report.json"
-    doc = {
-        "summary": report.summary(),
-        **{
-            name: json.loads(df.to_json(orient="records", force_ascii=False))
-            for name, df in report.tables().items()
-        },
-    }
-    p.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
-    return [p]
+    """``json.dumps(doc, ensure_ascii=False, indent=1)`` of the summary and the tables
+    (each as ``df.to_json(orient="records")``), by the writer a stored report streams with."""
+    from replay_audit.report_stream import write_json
+
+    tables = ((name, [df]) for name, df in report.tables().items())
+    return [write_json(folder / "report.json", report.summary(), tables)]
 
 
 def _write_html(report: AuditReport, folder: Path) -> list[Path]:

@@ -510,6 +510,8 @@ class StoredAuditReport(AuditReport):
         self._tally = tally
         self._tables: dict[str, pd.DataFrame] = {}
         self._parts: dict[str, str | None] | None = None
+        self._history_sources: dict[str, str] = {}
+        """Source path of each file ``page_history_files`` picked (its rows' part)."""
 
     @classmethod
     def open(cls, out: str | Path) -> StoredAuditReport:
@@ -529,14 +531,16 @@ class StoredAuditReport(AuditReport):
             self._parts = {p: index[p] for p in self.paths if p in index}
         return self._parts
 
-    def _frame(self, name: str, wanted: dict[str, str | None]) -> pd.DataFrame:
-        """Table ``name`` of the given paths, read from their parts."""
+    def _rows(self, name: str, wanted: dict[str, str | None]) -> list[dict[str, Any]]:
+        """Rows of table ``name`` of the given paths, read from their parts, by path."""
         by_path = self.store.read_rows(name, wanted)
         if name == "files":  # a file row whose part went missing still lists the file
-            rows = [got[0] if (got := by_path[p]) else {"file": p} for p in sorted(by_path)]
-        else:
-            rows = [row for p in sorted(by_path) for row in by_path[p]]
-        return table_frame(name, rows)
+            return [got[0] if (got := by_path[p]) else {"file": p} for p in sorted(by_path)]
+        return [row for p in sorted(by_path) for row in by_path[p]]
+
+    def _frame(self, name: str, wanted: dict[str, str | None]) -> pd.DataFrame:
+        """Table ``name`` of the given paths, read from their parts."""
+        return table_frame(name, self._rows(name, wanted))
 
     def _table(self, name: str) -> pd.DataFrame:
         if name not in self._tables:
@@ -556,7 +560,13 @@ class StoredAuditReport(AuditReport):
             return self._write_csv_streamed(folder)
         if fmt == "parquet":
             return self._write_parquet_streamed(folder)
-        return super()._write_format(fmt, folder)
+        if fmt == "json":
+            from replay_audit.report_stream import write_json
+
+            groups = self._groups()
+            tables = ((name, self.typed_chunks(name, groups)) for name in CSV_TABLES)
+            return [write_json(folder / "report.json", self.summary(), tables)]
+        return super()._write_format(fmt, folder)  # html: bounded, through page_* below
 
     def _groups(self) -> list[dict[str, str | None]]:
         """The run's paths grouped by part, parts in the order of their first path."""
@@ -593,6 +603,115 @@ class StoredAuditReport(AuditReport):
                 yield df.reindex(columns=columns)
         if empty:
             yield table_frame(name, []).reindex(columns=columns)
+
+    def typed_chunks(
+        self, name: str, groups: list[dict[str, str | None]] | None = None
+    ) -> Iterator[pd.DataFrame]:
+        """Table ``name`` one part at a time, each column of the whole table's dtype.
+
+        Two passes over the parts: the first notes the kinds of values of each column
+        (``report_stream.ColumnKinds``), the second builds each chunk with them, so
+        writing the chunks one after the other gives what the whole table gives
+        (``12.0``, not ``12``, in a column another part made float).
+        """
+        from replay_audit.report_stream import ColumnKinds, typed_frame
+
+        groups = self._groups() if groups is None else groups
+        kinds = ColumnKinds(name)
+        for group in groups:
+            kinds.add(self._rows(name, group))
+        empty = True
+        for group in groups:
+            rows = self._rows(name, group)
+            if rows:
+                empty = False
+                yield typed_frame(name, rows, kinds)
+        if empty:
+            yield typed_frame(name, [], kinds)
+
+    # -- what the HTML page reads (``html.render_page``), never a whole table
+
+    def _page_tables(self) -> StoredAuditReport:
+        return self
+
+    def page_findings(self, limit: int) -> tuple[pd.Series, int, pd.DataFrame]:
+        """Category counts, number of findings and the first ``limit`` findings."""
+        from replay_audit.html import combine_counts
+
+        counts: list[pd.Series] = []
+        head: list[pd.DataFrame] = []
+        total = kept = 0
+        for df in self.typed_chunks("findings"):
+            total += len(df)
+            if "category" in df:
+                counts.append(df["category"].value_counts(sort=False))
+            if kept < limit and len(df):
+                head.append(df.head(limit - kept))
+                kept += len(head[-1])
+        return (
+            combine_counts(counts),
+            total,
+            pd.concat(head, ignore_index=True) if head else df.head(0),
+        )
+
+    def page_game_count(self) -> int:
+        return int(self.summary()["games"])
+
+    def page_game_chunks(self) -> Iterator[pd.DataFrame]:
+        return self.typed_chunks("games")
+
+    def page_history_files(self, first: int, also: set[str]) -> tuple[list[str], list[str], int]:
+        """Files with a score history in table order: those among the first ``first``
+        or in ``also``, the first ``first``, and how many there are. Reads only the
+        parts' ``file`` column."""
+        seen: set[str] = set()
+        ordered: list[str] = []
+        firsts: list[str] = []
+        self._history_sources = {}
+        for group in self._groups():
+            files: dict[str, str] = {}
+            for source, file in self._column_values("score_history", "file", group):
+                if file is not None and file == file:
+                    files.setdefault(str(file), source)
+            for file in sorted(files):
+                if file in seen:
+                    continue
+                seen.add(file)
+                is_first = len(firsts) < first
+                if is_first:
+                    firsts.append(file)
+                if is_first or file in also:
+                    ordered.append(file)
+                    self._history_sources[file] = files[file]
+        return ordered, firsts, len(seen)
+
+    def _column_values(
+        self, name: str, column: str, wanted: dict[str, str | None]
+    ) -> Iterator[tuple[str, Any]]:
+        """``(source path, value)`` of one column of the parts' current rows."""
+        for part in sorted({p for p in wanted.values() if p is not None}):
+            path = self.store.part_path(name, part)
+            if not path.exists():
+                continue
+            schema = pq.read_schema(path)
+            if column not in schema.names:
+                continue
+            one = pq.read_table(path, columns=[SOURCE_COLUMN, column])
+            meta = json.loads((schema.metadata or {}).get(_JSON_COLUMNS_KEY, b"[]"))
+            values = one.column(column).to_pylist()
+            if column in meta:
+                values = [None if v is None else _from_json(v) for v in values]
+            for source, value in zip(one.column(SOURCE_COLUMN).to_pylist(), values, strict=True):
+                if wanted.get(source) == part:
+                    yield source, value
+
+    def page_history(self, files: list[str]) -> pd.DataFrame:
+        """Score history of these files only (found by ``page_history_files``)."""
+        wanted = self._wanted()
+        paths = {self._history_sources.get(f, f) for f in files}
+        rows = self._rows("score_history", {p: wanted[p] for p in paths if p in wanted})
+        keep = set(files)
+        return table_frame("score_history", [r for r in rows if str(r.get("file")) in keep])
 
     def fact_chunks(self) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
         """``(hand_facts, game_facts)`` of one part at a time, both for the same

@@ -1,0 +1,254 @@
+"""JSON and HTML of a stored run, written part by part, equal the in-memory ones.
+
+A stored run (``audit_files(..., out=...)``) writes ``report.json`` chunk by chunk
+and draws the HTML page from counts, first rows and the few games it shows; both
+must be byte-identical to what the in-memory report writes for the same run, and
+neither may load a whole table.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import lxml.html
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from replay_audit import html as rhtml
+from replay_audit.report import AuditReport
+from replay_audit.report_stream import ColumnKinds, typed_frame, write_json
+from replay_audit.runner import StoredAuditReport, audit_files
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _sibling(name: str) -> ModuleType:
+    """A test module next to this one (pytest imports in importlib mode, so not by name);
+    registered under its name so the fake worker it defines pickles to workers."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+check = _sibling("test_html").check
+fake_worker = _sibling("test_runner").fake_worker
+make_logs = _sibling("test_runner").make_logs
+
+
+def _fixture_files() -> list[str]:
+    return sorted(
+        str(p)
+        for p in FIXTURES.rglob("*")
+        if p.is_file() and p.suffix in (".xml", ".json", ".mjlog", ".gz")
+    )
+
+
+def _legacy_json(report: AuditReport) -> str:
+    """What ``_write_json`` wrote before it streamed: the one-document reference."""
+    doc = {
+        "summary": report.summary(),
+        **{
+            name: json.loads(df.to_json(orient="records", force_ascii=False))
+            for name, df in report.tables().items()
+        },
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def _written(report: AuditReport, folder: Path, fmt: str) -> str:
+    report.write(folder, [fmt])
+    name = "report.json" if fmt == "json" else "report.html"
+    return (folder / name).read_text(encoding="utf-8")
+
+
+def _no_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_table(self: Any, name: str) -> None:
+        raise AssertionError(f"table {name} loaded into memory")
+
+    monkeypatch.setattr(StoredAuditReport, "_table", no_table)
+
+
+# ----------------------------------------------------------------- the JSON layout
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=4), st.integers() | st.text(max_size=4), max_size=3),
+    st.lists(
+        st.lists(
+            st.fixed_dictionaries(
+                {"a": st.integers(-5, 5), "b": st.text(max_size=3) | st.none()},
+            ),
+            max_size=3,
+        ),
+        max_size=3,
+    ),
+)
+def test_write_json_equals_one_json_dumps(
+    summary: dict[str, Any], chunks: list[list[dict[str, Any]]]
+) -> None:
+    """Streamed chunk by chunk, the document is ``json.dumps(doc, indent=1)`` exactly."""
+    import tempfile
+
+    frames = [pd.DataFrame(c, columns=["a", "b"]) for c in chunks]
+    whole = [{"a": r["a"], "b": r["b"]} for c in chunks for r in c]
+    want = json.dumps({"summary": summary, "t": whole, "u": []}, ensure_ascii=False, indent=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "r.json"
+        write_json(path, summary, [("t", frames), ("u", [pd.DataFrame()])])
+        assert path.read_text(encoding="utf-8") == want
+
+
+def test_typed_chunks_take_the_whole_tables_dtypes() -> None:
+    """An all-int part of a column another part made float is written as floats."""
+    parts = [[{"file": "a", "x": 1, "y": True}], [{"file": "b", "x": None, "z": "s"}]]
+    kinds = ColumnKinds("games")
+    for rows in parts:
+        kinds.add(rows)
+    whole = pd.DataFrame.from_records([r for p in parts for r in p])
+    first = typed_frame("games", parts[0], kinds)
+    assert first["x"].dtype == whole["x"].dtype == "float64"
+    assert first["y"].dtype == whole["y"].dtype == object
+    assert first["z"].isna().all() and "z" in first.columns
+
+
+# ----------------------------------------------------------------- fake rows
+
+
+@pytest.mark.parametrize("per_part", [1, 4])
+def test_stored_json_is_byte_identical_on_awkward_rows(tmp_path: Path, per_part: int) -> None:
+    """Fake rows mixing ints, floats and strings; with one file a part, a column is
+    all-int in some parts and float in the whole table."""
+    files = make_logs(tmp_path / "logs", 13)
+    plain = audit_files(files, jobs=1, worker=fake_worker)
+    stored = audit_files(
+        files, jobs=2, out=tmp_path / "o", worker=fake_worker, files_per_part=per_part
+    )
+    want = _written(plain, tmp_path / "plain", "json")
+    assert want == _legacy_json(plain)
+    assert _written(stored, tmp_path / "stored", "json") == want
+
+
+def test_combine_counts_orders_like_value_counts() -> None:
+    values = list("abcabcddeeffa") + list("gg")
+    whole = pd.Series(values).value_counts()
+    for cut in range(len(values) + 1):
+        parts = [pd.Series(values[:cut]), pd.Series(values[cut:])]
+        got = rhtml.combine_counts(p.value_counts(sort=False) for p in parts)
+        assert got is not None
+        assert list(got.items()) == list(whole.items())
+
+
+# ----------------------------------------------------------------- real audits
+
+
+@pytest.fixture(scope="module")
+def fixture_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[AuditReport, Path]:
+    files = _fixture_files()
+    plain = audit_files(files, jobs=1)
+    out = tmp_path_factory.mktemp("fixtures-stored")
+    audit_files(files, jobs=1, out=out, files_per_part=3)
+    return plain, out
+
+
+def test_fixture_run_json_and_html_identical(
+    fixture_runs: tuple[AuditReport, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain, out = fixture_runs
+    assert len(plain.findings) > 0 and len(plain.games) > 5
+    want_json = _written(plain, tmp_path / "plain", "json")
+    want_html = _written(plain, tmp_path / "plain", "html")
+    assert want_json == _legacy_json(plain)
+    stored = StoredAuditReport.open(out)
+    _no_tables(monkeypatch)
+    assert _written(stored, tmp_path / "stored", "json") == want_json
+    assert _written(stored, tmp_path / "stored", "html") == want_html
+
+
+def test_stored_write_json_html_loads_no_whole_table(
+    fixture_runs: tuple[AuditReport, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _plain, out = fixture_runs
+    stored = StoredAuditReport.open(out)
+    _no_tables(monkeypatch)
+    written = stored.write(tmp_path / "w", ["json", "html"])
+    assert {p.name for p in written} == {"report.json", "report.html", "summary.json"}
+
+
+def _shown_games(page: str) -> list[str]:
+    doc = lxml.html.document_fromstring(page)
+    return [tr.get("id") for tr in doc.get_element_by_id("games").iter("tr") if tr.get("id")]
+
+
+@pytest.mark.parametrize("cap", [3, 0])
+def test_capped_games_table_keeps_linked_games(
+    fixture_runs: tuple[AuditReport, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    cap: int,
+) -> None:
+    plain, out = fixture_runs
+    monkeypatch.setattr(rhtml, "MAX_GAMES", cap)
+    monkeypatch.setattr(rhtml, "MAX_GAME_CHARTS", 2)
+    page = _written(plain, tmp_path / "plain", "html")
+    assert page == _written(StoredAuditReport.open(out), tmp_path / "stored", "html")
+    check(page)  # well formed, and every href="#..." lands on an id of the page
+    shown = _shown_games(page)
+    games = list(plain.games["file"])
+    linked = set(plain.findings["file"].dropna()) & set(games)
+    linked |= set(plain.score_history["file"].drop_duplicates().head(2))
+    # the linked games, plus the first others until the cap
+    others = [f for f in games if f not in linked]
+    budget = max(0, cap - len(linked))
+    want = [rhtml.game_anchor(f) for f in games if f in linked or f in others[:budget]]
+    assert shown == want and len(want) < len(games)
+    assert f"Showing {len(want)} of {len(games)} games" in page
+    assert "games.csv / games.parquet hold all" in page
+    links = set(re.findall(r'href="#([^"]+)"', page))
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    assert links <= ids
+
+
+def test_small_page_has_no_cap_note(fixture_runs: tuple[AuditReport, Path], tmp_path: Path) -> None:
+    plain, _out = fixture_runs
+    page = _written(plain, tmp_path / "p", "html")
+    assert "hold all" not in page
+    assert len(_shown_games(page)) == len(plain.games)
+
+
+# ----------------------------------------------------------------- the corpus
+
+
+def _corpus_subset(corpus: Path, per_folder: int = 250) -> list[str]:
+    manifest = pd.read_csv(corpus / "manifest.tsv", sep="\t")
+    folders = manifest["path"].map(lambda p: str(Path(p).parent))
+    picked = manifest.groupby(folders, sort=True)["path"].apply(lambda s: list(s)[::7][:per_folder])
+    return sorted(str(corpus / p) for paths in picked for p in paths)
+
+
+@pytest.mark.corpus
+def test_corpus_subset_json_and_html_identical(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _corpus_subset(corpus)
+    assert len(files) > 250
+    plain = audit_files(files, jobs=1)
+    stored = audit_files(files, jobs=2, out=tmp_path / "o", files_per_part=9)
+    want_json = _written(plain, tmp_path / "plain", "json")
+    want_html = _written(plain, tmp_path / "plain", "html")
+    _no_tables(monkeypatch)
+    assert _written(stored, tmp_path / "stored", "json") == want_json
+    assert _written(stored, tmp_path / "stored", "html") == want_html
