@@ -105,17 +105,34 @@ def iter_log_paths(
     content are not logs and are skipped; ``on_archive`` receives each archive's
     listing (with the skipped count) before its members, so a caller can say so.
     An archive without a usable ``logs`` table is yielded as itself: reading it
-    then fails with the reason, one error row in a report.
+    then fails with the reason, one error row in a report.  A member path
+    (``db::log_id`` with ``db`` an SQLite file) is yielded as given, so an
+    expanded list can be expanded again cheaply.
     """
     seen: set[Path] = set()
+    members: set[str] = set()  # strings hash fast: an archive may hold a million
+    archives: dict[str, bool] = {}  # db part of a member path -> is an SQLite file
+
+    def is_member(text: str) -> bool:
+        # no stat per member: the db part is checked once per call
+        db, _, log_id = text.rpartition(archive.MEMBER_SEP)
+        if not db or not log_id:
+            return False
+        if db not in archives:
+            archives[db] = archive.is_sqlite(db)
+        return archives[db]
+
     for item in paths:
         text = str(item)
+        if archive.MEMBER_SEP in text and is_member(text):
+            if text not in members:
+                members.add(text)
+                yield Path(text)
+            continue
         p = Path(text)
         named = False
-        if archive.MEMBER_SEP in text and archive.split_member(text) is not None:
-            found: Iterable[Path] = [p]
-        elif p.is_dir():
-            found = sorted(f for f in _walk(p) if _is_log_file(f) or _is_archive(f))
+        if p.is_dir():
+            found: Iterable[Path] = sorted(f for f in _walk(p) if _is_log_file(f) or _is_archive(f))
         elif not p.exists() and _GLOB_CHARS.intersection(text):
             found = sorted(Path(m) for m in glob.glob(text, recursive=True))
             found = [f for f in found if f.is_file()]
@@ -135,10 +152,9 @@ def iter_log_paths(
                 if on_archive is not None:
                     on_archive(listing)
                 for m in listing.members:
-                    member = Path(m)
-                    if member not in seen:
-                        seen.add(member)
-                        yield member
+                    if m not in members:
+                        members.add(m)
+                        yield Path(m)
             else:
                 yield f
 
