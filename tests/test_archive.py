@@ -92,22 +92,11 @@ def as_files(frame: pd.DataFrame, db: Path, folder: Path) -> pd.DataFrame:
     return out
 
 
-def assert_same_report(
-    got: Any, ref: Any, db: Path, folder: Path, ignore: Sequence[str] = ()
-) -> None:
+def assert_same_report(got: Any, ref: Any, db: Path, folder: Path) -> None:
     for name in TABLES:
         a = as_files(getattr(got, name), db, folder)
-        b = getattr(ref, name)
-        drop = [c for c in ignore if c in b.columns]
-        pd.testing.assert_frame_equal(
-            a.drop(columns=drop), b.drop(columns=drop), check_exact=True, obj=name
-        )
+        pd.testing.assert_frame_equal(a, getattr(ref, name), check_exact=True, obj=name)
     assert got.summary() == ref.summary()
-
-
-ID_COLUMNS = ("log_id", "date")
-"""What the XML parser derives from a file *name* (``log_id_from_name``): for a
-member ``x.db::2024...`` it does not find the id yet (see the xfail test below)."""
 
 
 # ------------------------------------------------------------------ the same report
@@ -372,11 +361,6 @@ def test_dask_engine_reads_members(tmp_path: Path) -> None:
         pd.testing.assert_frame_equal(getattr(got, name), getattr(ref, name), check_exact=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parsers.tenhou_xml.log_id_from_name must take the part after the last '::' "
-    "(not in this module's files; requested in the helper's report)",
-)
 def test_member_games_carry_the_log_id(tmp_path: Path) -> None:
     """A real phoenix-logs row is named by the bare Tenhou id; the game read from it
     must carry that id (and its date), as the file ``<id>.xml`` does."""
@@ -404,4 +388,4 @@ def test_real_phoenix_archive_equals_the_files(tmp_path: Path) -> None:
     ref = run_audit([logs / s.name.removesuffix(".gz") for s in sources], jobs=1)
     got = run_audit([db], jobs=1, out=tmp_path / "o")
     assert ref.summary()["files_ok"] == 150
-    assert_same_report(got, ref, db, logs, ignore=ID_COLUMNS)
+    assert_same_report(got, ref, db, logs)

@@ -147,10 +147,13 @@ def log_id_from_name(name: str) -> str | None:
     '2019021004gm-00a9-0000-e2f6516d'
     >>> log_id_from_name("double_ron.2024040112gm-00a9-0000-0123abcd.xml")
     '2024040112gm-00a9-0000-0123abcd'
+    >>> log_id_from_name("archives/phoenix-2024.db::2024040112gm-00a9-0000-0123abcd")
+    '2024040112gm-00a9-0000-0123abcd'
     >>> log_id_from_name("bye.xml.gz") is None
     True
     """
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    # an archive member (``replay_audit.archive``) is named DB::LOG_ID
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].rsplit("::", 1)[-1]
     changed = True
     while changed:
         changed = False
