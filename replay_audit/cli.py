@@ -101,6 +101,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="split Tenhou game types by ranked lobby (each stable dan uses its lobby's pt table)",
     )
+    pl.add_argument(
+        "--player",
+        action="append",
+        metavar="NAME",
+        help="only this player's rows, by exact name (repeatable)",
+    )
+    pl.add_argument(
+        "--min-games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only rows of N games or more (rates over few games are noise)",
+    )
 
     c = sub.add_parser("convert", help="convert a log to tenhou.net/6 JSON or mjai JSON lines")
     c.add_argument("log")
@@ -217,6 +230,7 @@ def _cmd_players(args: argparse.Namespace) -> int:
                 resume=False,
             )
             table = stats.players(report, by_lobby=args.by_lobby)
+    table = _select_players(table, args.player, args.min_games)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -239,6 +253,19 @@ def _cmd_players(args: argparse.Namespace) -> int:
             print(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
         print("(every statistic and its counts: --out FILE.csv)")
     return EXIT_CLEAN
+
+
+def _select_players(table: Any, names: Sequence[str] | None, min_games: int) -> Any:
+    """The rows the user asked for.  Filtering the finished table is exact: each
+    row's counters are its own player's, whoever else is in the input."""
+    if names:
+        table = table[table["player"].isin(names)]
+        missing = sorted(set(names) - set(table["player"]))
+        if missing:
+            print(f"replay-audit: no games of {', '.join(missing)}", file=sys.stderr)
+    if min_games > 0:
+        table = table[table["games"] >= min_games]
+    return table.reset_index(drop=True)
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:

@@ -444,6 +444,36 @@ def test_players_cli_reads_report_folders_of_earlier_audits(tmp_path: Path) -> N
     assert c["games"].sum() == b["games"].sum()
 
 
+def test_players_cli_selects_players_and_a_minimum_of_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--player keeps exactly the named players' rows, with the counters the full
+    table has for them; --min-games drops rows of fewer games."""
+    from replay_audit.cli import main
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    logs = sorted(str(p) for p in fixtures.iterdir() if p.suffix in (".xml", ".json"))
+    assert main(["players", *logs, "--out", str(tmp_path / "all.csv"), "-q"]) == 0
+    full = pd.read_csv(tmp_path / "all.csv")
+    most = full.sort_values("games", ascending=False)
+    a, b = most["player"].iloc[0], most["player"].iloc[-1]
+    args = ["players", *logs, "--player", a, "--player", b, "--player", "nobody", "-q"]
+    assert main([*args, "--out", str(tmp_path / "two.csv")]) == 0
+    assert "no games of nobody" in capsys.readouterr().err
+    two = pd.read_csv(tmp_path / "two.csv")
+    assert set(two["player"]) == {a, b}
+    want = full[full["player"].isin([a, b])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(two, want)
+    floor = int(most["games"].iloc[0])
+    assert floor > int(most["games"].iloc[-1])  # the fixtures differ in games per player
+    assert (
+        main(["players", *logs, "--min-games", str(floor), "--out", str(tmp_path / "m.csv")]) == 0
+    )
+    kept = pd.read_csv(tmp_path / "m.csv")
+    assert len(kept) and (kept["games"] >= floor).all()
+    assert len(kept) == int((full["games"] >= floor).sum())
+
+
 # ---------------------------------------------------------- riichi wait quality
 
 
