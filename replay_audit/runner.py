@@ -720,13 +720,16 @@ class StoredAuditReport(AuditReport):
             yield self._frame("hand_facts", group), self._frame("game_facts", group)
 
     def _write_csv_streamed(self, folder: Path) -> list[Path]:
-        """The CSV tables written part by part: memory holds one part at a time."""
+        """The CSV tables written part by part: memory holds one part at a time.
+
+        Typed chunks, so a part whose column is all integers writes ``12.0`` where
+        another part made the column float, as the whole table does."""
         written = []
         groups = self._groups()
         for name in CSV_TABLES:
             target = folder / f"{name}.csv"
             with open(target, "w", encoding="utf-8", newline="") as out:
-                for i, df in enumerate(self._chunks(name, groups)):
+                for i, df in enumerate(self.typed_chunks(name, groups)):
                     df.to_csv(out, index=False, header=i == 0)
             written.append(target)
         return written

@@ -129,9 +129,11 @@ def test_typed_chunks_take_the_whole_tables_dtypes() -> None:
 
 
 @pytest.mark.parametrize("per_part", [1, 4])
-def test_stored_json_is_byte_identical_on_awkward_rows(tmp_path: Path, per_part: int) -> None:
+def test_stored_json_and_csv_are_byte_identical_on_awkward_rows(
+    tmp_path: Path, per_part: int
+) -> None:
     """Fake rows mixing ints, floats and strings; with one file a part, a column is
-    all-int in some parts and float in the whole table."""
+    all-int in some parts and float in the whole table (``12`` there, ``12.0`` here)."""
     files = make_logs(tmp_path / "logs", 13)
     plain = audit_files(files, jobs=1, worker=fake_worker)
     stored = audit_files(
@@ -140,6 +142,11 @@ def test_stored_json_is_byte_identical_on_awkward_rows(tmp_path: Path, per_part:
     want = _written(plain, tmp_path / "plain", "json")
     assert want == _legacy_json(plain)
     assert _written(stored, tmp_path / "stored", "json") == want
+    plain.write(tmp_path / "plain", ["csv"])
+    stored.write(tmp_path / "stored", ["csv"])
+    for name in ("files", "games", "hands", "findings"):
+        a = (tmp_path / "plain" / f"{name}.csv").read_bytes()
+        assert a == (tmp_path / "stored" / f"{name}.csv").read_bytes(), name
 
 
 def test_combine_counts_orders_like_value_counts() -> None:
