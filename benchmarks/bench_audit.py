@@ -7,8 +7,9 @@ counters start clean:
                  the floor any XML audit pays;
 * ``audit``   -- ``runner.audit_files`` with ``--jobs 1`` and with ``--jobs N``,
                  rows streamed to Parquet parts in a temporary folder;
-* ``memory``  -- the same streamed run, plus writing the CSV report as the CLI
-                 does, over 1x and 4x the input (4x = each file
+* ``memory``  -- the same streamed run, plus writing the report in the
+                 ``--formats`` given (default ``csv``; ``csv,json,html`` as the CLI
+                 would write them), over 1x and 4x the input (4x = each file
                  listed four times under different symlink names), peak RSS of
                  the parent and of the largest worker (``getrusage``) and, when
                  ``psutil`` is installed, of the whole process tree sampled
@@ -19,6 +20,7 @@ Usage (from the project root)::
     python benchmarks/bench_audit.py                      # the Phoenix corpus folder
     python benchmarks/bench_audit.py --limit 500 --jobs 2 # a quicker subset
     python benchmarks/bench_audit.py --skip-memory --repeat 3
+    python benchmarks/bench_audit.py --skip-speed --formats csv,json,html  # memory only
 
 The machine should be quiet: other processes on the same cores lower the
 speed-up figure.  ``--repeat N`` runs each speed measurement N times (each in
@@ -65,15 +67,15 @@ def _lxml(files: list[str]) -> dict[str, Any]:
     return {"seconds": time.perf_counter() - start, "elements": elements}
 
 
-def _audit(files: list[str], jobs: int, write_csv: bool = False) -> dict[str, Any]:
+def _audit(files: list[str], jobs: int, formats: tuple[str, ...] = ()) -> dict[str, Any]:
     from replay_audit.runner import audit_files
 
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
         start = time.perf_counter()
         report = audit_files(files, jobs=jobs, out=Path(tmp) / "out")
         summary = report.summary()
-        if write_csv:  # what ``replay-audit audit`` does next: the default CSV report
-            report.write(Path(tmp) / "out", ["csv"])
+        if formats:  # what ``replay-audit audit`` does next: write the report
+            report.write(Path(tmp) / "out", formats)
         seconds = time.perf_counter() - start
     return {
         "seconds": seconds,
@@ -99,7 +101,7 @@ def _tree_rss_sampler(stop: threading.Event, peak: list[int]) -> None:
         stop.wait(0.02)
 
 
-def _memory(files: list[str], jobs: int) -> dict[str, Any]:
+def _memory(files: list[str], jobs: int, formats: tuple[str, ...]) -> dict[str, Any]:
     import resource
 
     peak = [0]
@@ -112,7 +114,7 @@ def _memory(files: list[str], jobs: int) -> dict[str, Any]:
         sampler.start()
     except ImportError:
         pass
-    result = _audit(files, jobs, write_csv=True)
+    result = _audit(files, jobs, formats)
     stop.set()
     if sampler is not None:
         sampler.join()
@@ -124,6 +126,7 @@ def _memory(files: list[str], jobs: int) -> dict[str, Any]:
 
 def _child_main(argv: list[str]) -> None:
     mode, jobs, listing = argv[0], int(argv[1]), argv[2]
+    formats = tuple(f for f in (argv[3] if len(argv) > 3 else "").split(",") if f)
     files = Path(listing).read_text(encoding="utf-8").split("\n")
     files = [f for f in files if f]
     if mode == "lxml":
@@ -131,18 +134,20 @@ def _child_main(argv: list[str]) -> None:
     elif mode == "audit":
         out = _audit(files, jobs)
     else:
-        out = _memory(files, jobs)
+        out = _memory(files, jobs, formats)
     print(json.dumps(out))
 
 
 # ------------------------------------------------------------- driver
 
 
-def _run_child(mode: str, jobs: int, files: list[str], tmp: Path) -> dict[str, Any]:
+def _run_child(
+    mode: str, jobs: int, files: list[str], tmp: Path, formats: str = ""
+) -> dict[str, Any]:
     listing = tmp / f"files-{mode}-{jobs}-{len(files)}.txt"
     listing.write_text("\n".join(files), encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, __file__, "--child", mode, str(jobs), str(listing)],
+        [sys.executable, __file__, "--child", mode, str(jobs), str(listing), formats],
         capture_output=True,
         text=True,
         check=True,
@@ -180,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="only the first N files")
     ap.add_argument("--jobs", type=int, default=2, help="workers of the parallel run")
     ap.add_argument("--skip-memory", action="store_true")
+    ap.add_argument("--skip-speed", action="store_true", help="only the memory runs")
+    ap.add_argument(
+        "--formats",
+        default="csv",
+        help="report formats the memory runs write, comma-separated (csv,parquet,json,html)",
+    )
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs of each speed figure")
     ns = ap.parse_args(args)
     folder = Path(ns.input)
@@ -192,33 +203,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"input: {len(files)} files from {folder}  (cpus: {os.cpu_count()}, best of {ns.repeat})")
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as t:
         tmp = Path(t)
-        lx = _best(ns.repeat, lambda: _run_child("lxml", 1, files, tmp))
-        one = _best(ns.repeat, lambda: _run_child("audit", 1, files, tmp))
-        par = _best(ns.repeat, lambda: _run_child("audit", ns.jobs, files, tmp))
-        hands = one["hands"]
-        print(f"bare lxml parse:      {lx['seconds']:8.2f} s  ({lx['elements']} elements)")
-        print(
-            f"audit, 1 job:         {one['seconds']:8.2f} s  "
-            f"{one['files'] / one['seconds']:7.1f} files/s  {hands / one['seconds']:8.0f} hands/s"
-            f"  (errors {one['files_error']}, findings {one['findings']})"
-        )
-        print(
-            f"audit, {ns.jobs} jobs:        {par['seconds']:8.2f} s  "
-            f"{par['files'] / par['seconds']:7.1f} files/s  {par['hands'] / par['seconds']:8.0f} hands/s"
-        )
-        print(f"audit / lxml ratio:   {one['seconds'] / lx['seconds']:8.2f} x  (target <= 4)")
-        print(
-            f"speed-up {ns.jobs} jobs:     {one['seconds'] / par['seconds']:8.2f} x  (target >= 1.8)"
-        )
+        if not ns.skip_speed:
+            lx = _best(ns.repeat, lambda: _run_child("lxml", 1, files, tmp))
+            one = _best(ns.repeat, lambda: _run_child("audit", 1, files, tmp))
+            par = _best(ns.repeat, lambda: _run_child("audit", ns.jobs, files, tmp))
+            hands = one["hands"]
+            print(f"bare lxml parse:      {lx['seconds']:8.2f} s  ({lx['elements']} elements)")
+            print(
+                f"audit, 1 job:         {one['seconds']:8.2f} s  "
+                f"{one['files'] / one['seconds']:7.1f} files/s  {hands / one['seconds']:8.0f} hands/s"
+                f"  (errors {one['files_error']}, findings {one['findings']})"
+            )
+            print(
+                f"audit, {ns.jobs} jobs:        {par['seconds']:8.2f} s  "
+                f"{par['files'] / par['seconds']:7.1f} files/s  {par['hands'] / par['seconds']:8.0f} hands/s"
+            )
+            print(f"audit / lxml ratio:   {one['seconds'] / lx['seconds']:8.2f} x  (target <= 4)")
+            print(
+                f"speed-up {ns.jobs} jobs:     {one['seconds'] / par['seconds']:8.2f} x  (target >= 1.8)"
+            )
         if not ns.skip_memory:
             for times in (1, 4):
                 inp = _copies(files, tmp, times)
-                m = _run_child("memory", ns.jobs, inp, tmp)
+                m = _run_child("memory", ns.jobs, inp, tmp, ns.formats)
                 tree = f"{m['tree_peak_mb']:7.0f} MB" if m["tree_peak_mb"] else "    n/a"
                 print(
                     f"memory {times}x ({len(inp)} files, {ns.jobs} jobs): parent {m['self_maxrss_mb']:6.0f} MB, "
                     f"largest worker {m['worker_maxrss_mb']:6.0f} MB, whole tree {tree}  "
-                    f"({m['seconds']:.1f} s)"
+                    f"({m['seconds']:.1f} s, writing {ns.formats})"
                 )
     return 0
 

@@ -394,8 +394,9 @@ def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
         rows.extend(_table_rows(df, cols, row_ids=ids, text=text))
     if capped:
         parts.append(
-            f'<p class="note">Showing {shown} of {total} games (every game a finding '
-            "links to, then the first ones); games.csv / games.parquet hold all.</p>"
+            f'<p class="note">Showing {shown} of {total} games; games.csv / games.parquet '
+            "hold all (shown: every game a finding or score table links to, then the "
+            "first ones).</p>"
         )
     parts.append('<div class="scroll">')
     parts.append(head + "".join(rows) + "</tbody></table>")

@@ -490,9 +490,10 @@ class StoredAuditReport(AuditReport):
     The report holds the run's paths and running totals only; the index and the
     parts are read when a table is asked for. Each table is built by
     ``report.table_frame`` from the stored rows, as in memory, so it equals the
-    table of an in-memory run. ``summary()``, CSV and Parquet writing and
-    ``stats.players`` (through ``fact_chunks``) never load a whole table, which is
-    what keeps a million-file run in flat memory.
+    table of an in-memory run. ``summary()``, CSV, Parquet and JSON writing (the
+    same bytes as in memory), the HTML page (through the ``page_*`` methods: counts,
+    first rows, the games it lists) and ``stats.players`` (through ``fact_chunks``)
+    never load a whole table, which is what keeps a million-file run in flat memory.
     """
 
     def __init__(
