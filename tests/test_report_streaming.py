@@ -9,6 +9,7 @@ neither may load a whole table.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import re
 import sys
@@ -23,8 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay_audit import html as rhtml
-from replay_audit.report import AuditReport
-from replay_audit.report_stream import ColumnKinds, typed_frame, write_json
+from replay_audit.report import AuditReport, table_frame
+from replay_audit.report_stream import ColumnKinds, json_records, typed_frame, write_json
 from replay_audit.runner import StoredAuditReport, audit_files
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -123,6 +124,40 @@ def test_typed_chunks_take_the_whole_tables_dtypes() -> None:
     assert first["x"].dtype == whole["x"].dtype == "float64"
     assert first["y"].dtype == whole["y"].dtype == object
     assert first["z"].isna().all() and "z" in first.columns
+
+
+_cell = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**65), 2**65)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=3)
+    | st.sampled_from(["12", "x"])
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.dictionaries(st.sampled_from(["seat", "x", "y"]), _cell, max_size=3), max_size=9),
+    st.lists(st.integers(0, 9), max_size=3),
+)
+def test_typed_chunks_write_what_the_whole_table_writes(
+    cells: list[dict[str, Any]], cuts: list[int]
+) -> None:
+    """Rows cut into chunks anywhere: the chunks' records are the whole table's
+    (``seat`` is an integer column, typed ``Int64`` only when every value fits)."""
+    rows = [{"file": f"{i:03d}", **c} for i, c in enumerate(cells)]
+    bounds = sorted({0, len(rows), *(min(c, len(rows)) for c in cuts)})
+    parts = [rows[a:b] for a, b in itertools.pairwise(bounds)]
+    kinds = ColumnKinds("game_facts")
+    for part in parts:
+        kinds.add(part)
+    whole = table_frame("game_facts", rows)
+    chunks = [typed_frame("game_facts", part, kinds) for part in parts] or [
+        typed_frame("game_facts", [], kinds)
+    ]
+    assert [list(c.columns) for c in chunks] == [list(whole.columns)] * len(chunks)
+    assert list(json_records(chunks)) == list(json_records([whole]))
 
 
 # ----------------------------------------------------------------- fake rows
