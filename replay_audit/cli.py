@@ -107,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="only this player's rows, by exact name (repeatable)",
     )
+    pl.add_argument("--since", metavar="YYYY-MM-DD", help="only games of this day or later")
+    pl.add_argument("--until", metavar="YYYY-MM-DD", help="only games of this day or earlier")
     pl.add_argument(
         "--min-games",
         type=int,
@@ -212,12 +214,18 @@ def _cmd_players(args: argparse.Namespace) -> int:
     from replay_audit.runner import INDEX_NAME, PARTS_DIR, StoredAuditReport, run_audit
 
     _check_paths(args.paths)
+    window = {  # checked before any audit: a bad date must not cost a long run
+        "by_lobby": args.by_lobby,
+        "min_games": args.min_games,
+        "since": stats.log_day(args.since) if args.since else None,
+        "until": stats.log_day(args.until) if args.until else None,
+    }
     stored = [p for p in args.paths if (Path(p) / PARTS_DIR / INDEX_NAME).is_file()]
     if stored:  # report folders of earlier `audit` runs: no need to audit again
         if len(stored) != len(args.paths):
             raise ValueError("give either logs or report folders of earlier audits, not both")
         source: Any = _StoredReports([StoredAuditReport.open(p) for p in stored])
-        table = stats.players(source, by_lobby=args.by_lobby)
+        table = stats.players(source, **window)
     else:
         with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
             report = run_audit(  # stored, so the statistics are summed part by part
@@ -229,8 +237,8 @@ def _cmd_players(args: argparse.Namespace) -> int:
                 out=Path(tmp),
                 resume=False,
             )
-            table = stats.players(report, by_lobby=args.by_lobby)
-    table = _select_players(table, args.player, args.min_games)
+            table = stats.players(report, **window)
+    table = _select_players(table, args.player)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -255,17 +263,15 @@ def _cmd_players(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _select_players(table: Any, names: Sequence[str] | None, min_games: int) -> Any:
-    """The rows the user asked for.  Filtering the finished table is exact: each
-    row's counters are its own player's, whoever else is in the input."""
-    if names:
-        table = table[table["player"].isin(names)]
-        missing = sorted(set(names) - set(table["player"]))
-        if missing:
-            print(f"replay-audit: no games of {', '.join(missing)}", file=sys.stderr)
-    if min_games > 0:
-        table = table[table["games"] >= min_games]
-    return table.reset_index(drop=True)
+def _select_players(table: Any, names: Sequence[str] | None) -> Any:
+    """The named players' rows.  Filtering the finished table is exact: each row's
+    counters are its own player's, whoever else is in the input."""
+    if not names:
+        return table
+    missing = sorted(set(names) - set(table["player"]))
+    if missing:
+        print(f"replay-audit: no games of {', '.join(missing)}", file=sys.stderr)
+    return table[table["player"].isin(names)].reset_index(drop=True)
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:

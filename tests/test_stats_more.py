@@ -555,3 +555,56 @@ def test_every_corpus_riichi_has_a_rebuilt_wait(corpus: Path) -> None:
                 seen += 1
                 assert r["riichi_waits"] is not None and r["riichi_waits"] >= 1, (f, r["hand"])
     assert seen > 300
+
+
+def test_players_in_a_date_window_counts_only_those_days_games(tmp_path: Path) -> None:
+    """since/until keep the games of those days (inclusive, by the log id's date)
+    with their hands: the table equals the one counted from those games' facts
+    alone; two windows that split the dated games add up to them, undated games
+    are in neither, and a stored report (part by part) agrees."""
+    from types import SimpleNamespace
+
+    from replay_audit.runner import audit_files
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    files = sorted(str(p) for p in fixtures.iterdir() if p.suffix in (".xml", ".json"))
+    plain = audit_files(files, jobs=1)
+    hf, gf = plain.hand_facts, plain.game_facts
+    day = gf["date"].astype("string").str[:8]
+    days = sorted(day.dropna().unique())
+    assert len(days) >= 2 and day.isna().any()  # dated games on two days or more, undated too
+
+    def only(keep: pd.Series) -> pd.DataFrame:
+        games = gf[keep.fillna(False).astype(bool)]
+        return players(
+            SimpleNamespace(hand_facts=hf[hf["file"].isin(games["file"])], game_facts=games)
+        )
+
+    cut = days[1]
+    late = players(plain, since=f"{cut[:4]}-{cut[4:6]}-{cut[6:]}")
+    pd.testing.assert_frame_equal(late, only(day >= cut))
+    early = players(plain, until=days[0])
+    pd.testing.assert_frame_equal(early, only(day <= days[0]))
+    dated = players(plain, since="1900-01-01")
+    pd.testing.assert_frame_equal(dated, only(day.notna()))
+    if len(days) == 2:
+        assert early["games"].sum() + late["games"].sum() == dated["games"].sum()
+    assert dated["hands"].sum() < players(plain)["hands"].sum()  # the undated games are out
+    stored = audit_files(files, jobs=1, out=tmp_path / "o", files_per_part=1)
+    pd.testing.assert_frame_equal(players(stored, since=cut), late, check_dtype=False)
+    with pytest.raises(ValueError, match="YYYY-MM-DD"):
+        players(plain, since="April")
+
+
+def test_players_cli_date_window_and_bad_date(tmp_path: Path) -> None:
+    from replay_audit.cli import main
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    logs = sorted(str(p) for p in fixtures.iterdir() if p.suffix in (".xml", ".json"))
+    out, ref = tmp_path / "w.csv", tmp_path / "all.csv"
+    assert main(["players", *logs, "--out", str(ref), "-q"]) == 0
+    window = ["--since", "2024-04-01", "--until", "2024-04-30"]
+    assert main(["players", *logs, *window, "--out", str(out), "-q"]) == 0
+    april, everything = pd.read_csv(out), pd.read_csv(ref)
+    assert 0 < april["games"].sum() < everything["games"].sum()
+    assert main(["players", *logs, "--since", "1st of April", "-q"]) == 2

@@ -12,6 +12,7 @@ from replay_audit.stats.aggregate import (
     derive,
     fact_frames,
     games_table,
+    log_day,
     players,
 )
 from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS, StatDef, explain
@@ -43,6 +44,7 @@ __all__ = [
     "game_type",
     "games_table",
     "hand_facts",
+    "log_day",
     "placements",
     "player_key",
     "players",

@@ -313,6 +313,43 @@ def _grouped_counters(
     return counters(hf, gf, by=("name", "game_type"), **options)
 
 
+def log_day(value: str | None) -> str | None:
+    """A date bound as ``YYYYMMDD`` (from ``YYYY-MM-DD`` or ``YYYYMMDD``), the form
+    Tenhou log ids start with; ``ValueError`` for anything else.
+
+    >>> log_day("2024-04-12"), log_day("20240412"), log_day(None)
+    ('20240412', '20240412', None)
+    """
+    if value is None:
+        return None
+    digits = value.replace("-", "")
+    if len(digits) != 8 or not digits.isdigit():
+        raise ValueError(f"a date is YYYY-MM-DD or YYYYMMDD, not {value!r}")
+    return digits
+
+
+def _in_window(
+    hf: pd.DataFrame, gf: pd.DataFrame, since: str | None, until: str | None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The facts of the games played from ``since`` to ``until`` (days, inclusive).
+
+    The game facts carry the date (``YYYYMMDDHH`` from the log id); hand facts
+    follow their game by file.  A game without a date is outside every window:
+    counting it would put games of unknown day into a monthly table."""
+    if since is None and until is None:
+        return hf, gf
+    if not len(gf) or "date" not in gf:
+        return hf.iloc[0:0], gf.iloc[0:0]
+    day = gf["date"].astype("string").str[:8]
+    keep = day.notna()
+    if since is not None:
+        keep &= day >= since
+    if until is not None:
+        keep &= day <= until
+    gf = gf[keep.fillna(False).astype(bool)]
+    return hf[hf["file"].isin(set(gf["file"]))], gf
+
+
 def _combine_stream(tables: Iterable[pd.DataFrame], batch_rows: int = 200_000) -> pd.DataFrame:
     """``combine`` over many partial tables without holding them all: partial
     tables are merged whenever their rows add up to ``batch_rows``."""
@@ -341,6 +378,8 @@ def players(
     by_lobby: bool = False,
     min_games: int = 0,
     pt_tables: dict[str, PtTable] | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> pd.DataFrame:
     """One row per player (and per game type unless ``by_game_type=False``):
     the counters of ``definitions.COUNTERS`` (so every rate's ``n`` is at hand)
@@ -353,7 +392,10 @@ def players(
     (``tenhou-4p-hanchan-houou`` …), so each group's stable dan uses its own
     lobby's pt table; otherwise Tenhou 4-player groups use the Houou table.
     ``pt_tables`` overrides the game type → table mapping
-    (``tenhou_rank.DEFAULT_PT_TABLES``)."""
+    (``tenhou_rank.DEFAULT_PT_TABLES``).  ``since`` / ``until`` (``YYYY-MM-DD``,
+    inclusive) count only the games of those days, by the date of the log id;
+    games without one are left out when either is given."""
+    first, last = log_day(since), log_day(until)
     options = {
         "double_ron": double_ron,
         "count_abortive_as_hands": count_abortive_as_hands,
@@ -362,10 +404,12 @@ def players(
     chunks = getattr(source, "fact_chunks", None)
     if callable(chunks):  # a stored report: one part at a time, in flat memory
         counts = _combine_stream(
-            (_grouped_counters(hf, gf, by_game_type, by_lobby, options) for hf, gf in chunks()),
+            _grouped_counters(*_in_window(hf, gf, first, last), by_game_type, by_lobby, options)
+            for hf, gf in chunks()
         )
     else:
-        counts = _grouped_counters(*_frames(source), by_game_type, by_lobby, options)
+        hf, gf = _in_window(*_frames(source), first, last)
+        counts = _grouped_counters(hf, gf, by_game_type, by_lobby, options)
     out = derive(counts, pt_tables=pt_tables)
     if min_games:
         out = out[out["games"] >= min_games]
