@@ -5,7 +5,9 @@ loads nothing: CSS is inline, charts are matplotlib SVG embedded in the
 document, and there is no script.  Every piece of text that came from a log
 (player names, file names, messages) is escaped, because names are chosen by
 players.  Big runs stay a reasonable size by capping the per-game and
-per-player charts and the findings rows, each cap stated on the page.
+per-player charts, the findings rows and the games rows, each cap stated on
+the page; the page reads its tables through ``PageTables``, so a stored run
+draws it part by part, never holding a whole table.
 
 Sections: run summary, findings (each linked to its hand or game), players
 (main rates with their definitions as tooltips, a placement chart each),
