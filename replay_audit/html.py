@@ -39,6 +39,9 @@ MAX_GAMES = 2000
 MAX_GAME_CHARTS = 50
 MAX_PLAYER_CHARTS = 50
 MAX_FINDINGS = 5000
+MAX_PLAYERS = 2000
+"""Players-table rows shown (most games first): an archive of every lobby has
+hundreds of thousands of players, and a page that long helps nobody."""
 
 PLAYER_COLUMNS = (
     "player",
@@ -333,9 +336,20 @@ def _players_section(players: pd.DataFrame) -> str:
         '<p class="note">Rates are numerator ÷ denominator counters; hover a heading for '
         "its definition. Empty cells: the denominator is zero.</p>"
     )
+    if len(players) > MAX_PLAYERS:
+        parts.append(
+            f'<p class="note">Showing the {MAX_PLAYERS} players with the most games of '
+            f"{len(players)}; <code>replay-audit players REPORT_DIR --out players.csv</code> "
+            "writes all of them.</p>"
+        )
     parts.append('<div class="scroll">')
     parts.append(
-        _table(players, PLAYER_COLUMNS, text_columns=("player", "game_type"), titles=_FORMULAS)
+        _table(
+            players.head(MAX_PLAYERS),
+            PLAYER_COLUMNS,
+            text_columns=("player", "game_type"),
+            titles=_FORMULAS,
+        )
     )
     parts.append("</div>")
     if not charts_available():

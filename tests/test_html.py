@@ -177,6 +177,23 @@ def test_every_chart_and_table(page3: str) -> None:
     assert "first 3 of 5 players" in page3
 
 
+def test_players_table_is_capped_most_games_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``MAX_PLAYERS`` rows the table keeps the players with the most games
+    and says how many there are; under the cap there is no note."""
+    games = make_games(3)
+    table = players(games)
+    assert len(table) == 5 and table["games"].is_monotonic_decreasing
+    monkeypatch.setattr(rhtml, "MAX_PLAYERS", 2)
+    page = render(games)
+    doc = lxml.html.document_fromstring(page)
+    rows = doc.get_element_by_id("players").find(".//table").findall(".//tbody/tr")
+    shown = [r.findtext("td") or r.find("td").text_content() for r in rows]
+    assert shown == list(table["player"].head(2))
+    assert "Showing the 2 players with the most games of 5" in page
+    monkeypatch.setattr(rhtml, "MAX_PLAYERS", 5)
+    assert "players with the most games" not in render(games)
+
+
 def test_findings_link_to_hands_and_games(page3: str) -> None:
     doc = lxml.html.document_fromstring(page3)
     links = [a.get("href") for a in doc.get_element_by_id("findings").iter("a")]
