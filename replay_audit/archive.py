@@ -71,9 +71,10 @@ class ArchiveListing:
 
     def describe(self) -> str:
         """``phoenix.db: 1,234 logs, 56 rows without content skipped``."""
+        logs, skipped = len(self.members), self.skipped
         return (
-            f"{self.path}: {len(self.members):,} logs, "
-            f"{self.skipped:,} rows without content skipped"
+            f"{self.path}: {logs:,} log{'' if logs == 1 else 's'}, "
+            f"{skipped:,} row{'' if skipped == 1 else 's'} without content skipped"
         )
 
 

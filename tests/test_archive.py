@@ -322,7 +322,7 @@ def test_cli_audit_and_explain_a_member(tmp_path: Path, capsys: Any) -> None:
     out = tmp_path / "report"
     assert main(["audit", str(db), "--out", str(out)]) == EXIT_CLEAN
     captured = capsys.readouterr()
-    assert f"{db}: {len(sources) - 1} logs, 1 rows without content skipped" in captured.err
+    assert f"{db}: {len(sources) - 1} logs, 1 row without content skipped" in captured.err
     files = pd.read_csv(out / "files.csv")
     assert len(files) == len(sources) - 1
     assert files["file"].str.startswith(f"{db}::").all()
