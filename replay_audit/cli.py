@@ -122,8 +122,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--to", choices=("tenhou6", "mjai"), required=True)
     c.add_argument("-o", "--output", default=None, help="output file (default: standard output)")
 
-    e = sub.add_parser("explain", help="score one win of a log and explain it")
-    e.add_argument("log")
+    e = sub.add_parser(
+        "explain",
+        help="score the wins of a log and explain them, or define a statistic",
+        description="With a log: score its wins and explain each one. With the key of a "
+        "statistic (e.g. deal_in_rate): its definition. With nothing: every definition.",
+    )
+    e.add_argument("log", nargs="?", help="a log file (or DB::LOG_ID), or a statistic's key")
     e.add_argument("--hand", default=None, help="hand label (E1-0) or index; default: every win")
     e.add_argument("--rules", default=None)
     e.add_argument("--rule", action="append", metavar="KEY=VALUE")
@@ -295,12 +300,22 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
+    from replay_audit import stats
+    from replay_audit.archive import split_member
     from replay_audit.audit import rules_for_game
     from replay_audit.io import read_log
     from replay_audit.replay import replay_game
     from replay_audit.scoring.explain import explain
     from replay_audit.scoring.hand import score_win
 
+    if args.log is None:  # the whole definition registry (stats.md: `explain [STAT]`)
+        print(stats.explain())
+        return EXIT_CLEAN
+    if not Path(args.log).exists() and args.log in stats.STAT_KEYS:
+        print(stats.explain(args.log))
+        return EXIT_CLEAN
+    if not Path(args.log).exists() and split_member(args.log) is None:
+        raise FileNotFoundError(f"no such log file or statistic: {args.log}")
     game = read_log(args.log)
     rules = _rules_from_args(args) or rules_for_game(game)
     replay = replay_game(game, rules)

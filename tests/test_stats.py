@@ -335,6 +335,19 @@ def test_explain_registry() -> None:
         explain("nope")
 
 
+def test_cli_explain_defines_statistics(capsys: pytest.CaptureFixture[str]) -> None:
+    """`replay-audit explain KEY` prints that statistic's definition, `explain` alone
+    the whole registry; a word that is neither a file nor a statistic is an error."""
+    from replay_audit.cli import main
+
+    assert main(["explain", "deal_in_rate"]) == 0
+    assert capsys.readouterr().out.strip() == explain("deal_in_rate")
+    assert main(["explain"]) == 0
+    assert capsys.readouterr().out.strip() == explain()
+    assert main(["explain", "no_such_stat"]) == 2
+    assert "no such log file or statistic" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------- corpus
 
 

@@ -15,7 +15,14 @@ from replay_audit.stats.aggregate import (
     log_day,
     players,
 )
-from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS, StatDef, explain
+from replay_audit.stats.definitions import (
+    COMPOSITES,
+    COUNTERS,
+    STAT_KEYS,
+    STATS,
+    StatDef,
+    explain,
+)
 from replay_audit.stats.facts import (
     game_facts,
     game_rules,
@@ -32,6 +39,7 @@ __all__ = [
     "COUNTERS",
     "PT_TABLES",
     "STATS",
+    "STAT_KEYS",
     "PtTable",
     "StatDef",
     "combine",
