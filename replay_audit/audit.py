@@ -157,11 +157,16 @@ class _GameAuditor:
             )
         )
 
-    def run(self) -> None:
+    def replay(self) -> Any:
+        """Replay the game; its findings are the audit's first."""
         from replay_audit.replay import replay_game
 
         replay = replay_game(self.game, self.rules)
         self.findings.extend(replay.findings)
+        return replay
+
+    def run(self) -> None:
+        replay = self.replay()
         hand_findings = {id(h.hand): h for h in replay.hands}
         computed_start: tuple[int, ...] | None = None
         prev_outcome: Any = None
@@ -649,9 +654,13 @@ def _expected_next(
 
 
 def audit_game(
-    game: Game, rules: RuleSet | None = None
+    game: Game, rules: RuleSet | None = None, *, replay_only: bool = False
 ) -> tuple[list[Finding], list[dict[str, Any]], RuleSet]:
-    """Audit one parsed game: its findings, its ``hands`` rows and the rules used."""
+    """Audit one parsed game: its findings, its ``hands`` rows and the rules used.
+
+    ``replay_only`` stops after the replay (``validate``): the log's own
+    consistency, its moves against the wall and the hands, without scoring or
+    payments, so no ``hands`` rows."""
     used = rules_for_game(game, rules)
     auditor = _GameAuditor(game, used)
     for err in game.errors:
@@ -676,7 +685,10 @@ def audit_game(
         )
         return auditor.findings, auditor.hand_rows, used
     try:
-        auditor.run()
+        if replay_only:
+            auditor.replay()
+        else:
+            auditor.run()
     except (LogFormatError, RulesError) as exc:
         auditor.add("replay", "aborted", f"audit stopped: {exc}")
     return auditor.findings, auditor.hand_rows, used
@@ -741,6 +753,16 @@ def audit_file(
         return _audit_file(path, rules, strict, with_facts)
 
 
+def validate_file(
+    path: str | Path, rules: RuleSet | str | None = None, *, strict: bool = False
+) -> FileAudit:
+    """Read, parse and replay one file, without scoring: a quick check that a
+    download is whole and consistent (``replay-audit validate``).  Its findings
+    are the ``parse`` and replay findings ``audit_file`` reports for the file."""
+    with _gc_paused():
+        return _audit_file(path, rules, strict, with_facts=False, replay_only=True)
+
+
 @contextlib.contextmanager
 def _gc_paused() -> Iterator[None]:
     """Hold the cyclic garbage collector while one file is audited.
@@ -764,7 +786,11 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _audit_file(
-    path: str | Path, rules: RuleSet | str | None, strict: bool, with_facts: bool
+    path: str | Path,
+    rules: RuleSet | str | None,
+    strict: bool,
+    with_facts: bool,
+    replay_only: bool = False,
 ) -> FileAudit:
     from replay_audit.io import read_bytes, sniff_format
 
@@ -778,7 +804,7 @@ def _audit_file(
         fa.format = sniff_format(data)
         game = _parse(data, p, fa.format, strict)
         stage = "replay"
-        _audit_parsed(fa, game, rule_set, strict, with_facts)
+        _audit_parsed(fa, game, rule_set, strict, with_facts, replay_only)
     except LogFormatError as exc:
         exc.located(source=p)
         if strict:
@@ -828,10 +854,15 @@ def display_name(path: str | Path) -> str:
 
 
 def _audit_parsed(
-    fa: FileAudit, game: Game, rule_set: RuleSet | None, strict: bool, with_facts: bool
+    fa: FileAudit,
+    game: Game,
+    rule_set: RuleSet | None,
+    strict: bool,
+    with_facts: bool,
+    replay_only: bool = False,
 ) -> None:
     p = fa.path
-    findings, hand_rows, used = audit_game(game, rule_set)
+    findings, hand_rows, used = audit_game(game, rule_set, replay_only=replay_only)
     if strict and findings:
         first = findings[0]
         raise LogFormatError(

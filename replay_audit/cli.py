@@ -93,6 +93,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-resume", action="store_true", help="re-audit files already in the report folder"
     )
 
+    v = sub.add_parser(
+        "validate",
+        help="parse and replay logs without scoring: list the broken or inconsistent ones",
+        description="Read, parse and replay every log (moves, wall, hands), without scoring "
+        "or payments: a quick check of a download. Prints one line per file with a problem "
+        "(its first finding and how many there are); exit 0 when every file is whole.",
+    )
+    _add_common(v)
+    v.add_argument(
+        "--out", default=None, help="also write the files and findings tables as CSV here"
+    )
+
     pl = sub.add_parser("players", help="per-player statistics")
     _add_common(pl)
     pl.add_argument("--out", default=None, help="write the table to this .csv/.parquet/.html file")
@@ -141,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "audit":
             return _cmd_audit(args)
+        if args.command == "validate":
+            return _cmd_validate(args)
         if args.command == "players":
             return _cmd_players(args)
         if args.command == "convert":
@@ -201,6 +215,57 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if s["files_error"]:
         return EXIT_ERROR
     return EXIT_MISMATCH if s["findings"] else EXIT_CLEAN
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from replay_audit.audit import validate_file
+    from replay_audit.runner import run_audit
+
+    _check_paths(args.paths)
+    with tempfile.TemporaryDirectory(prefix="replay-audit-validate-") as tmp:
+        report = run_audit(  # stored: a million files keep the memory flat
+            args.paths,
+            _rules_from_args(args),
+            jobs=args.jobs or None,
+            strict=args.strict,
+            progress=not args.quiet and sys.stderr.isatty(),
+            out=Path(args.out) if args.out else Path(tmp),
+            resume=bool(args.out),
+            worker=validate_file,
+        )
+        bad = 0
+        for chunk in report.typed_chunks("findings"):
+            for file, group in chunk.groupby("file", sort=False):
+                print(f"{file}: {_first_problem(group)}")
+                bad += 1
+        s = report.summary()
+        if args.out:
+            report.write(args.out, ["csv"])
+    print(
+        f"{s['files']} files, {s['hands']} hands: {s['files'] - bad} whole, {bad} with problems",
+        file=sys.stderr,
+    )
+    if s["files_error"]:
+        return EXIT_ERROR
+    return EXIT_MISMATCH if bad else EXIT_CLEAN
+
+
+def _first_problem(findings: Any) -> str:
+    """One file's first finding, where it is, and how many more there are."""
+    import pandas as pd
+
+    first = findings.iloc[0]
+    where = ", ".join(
+        f"{k} {first[k] if k == 'hand' else int(first[k])}"
+        for k in ("hand", "seq")
+        if k in first and pd.notna(first[k])
+    )
+    more = f" (+{len(findings) - 1} more)" if len(findings) > 1 else ""
+    return (
+        f"{first['category']} {first['field']}: {first['message']}"
+        + (f" [{where}]" if where else "")
+        + more
+    )
 
 
 class _StoredReports:

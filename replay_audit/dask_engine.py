@@ -104,7 +104,7 @@ def run_dask(
         tmp = tempfile.mkdtemp(prefix="replay-audit-dask-")
         out = tmp
     try:
-        plan = plan_run([str(f) for f in files], rules, out, resume)
+        plan = plan_run([str(f) for f in files], rules, out, resume, worker)
         report = _run(
             plan,
             rules,

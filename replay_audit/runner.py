@@ -248,6 +248,18 @@ def code_fingerprint() -> str:
     return sources_fingerprint(Path(__file__).resolve().parent)
 
 
+def work_key(worker: Worker) -> str:
+    """The code half of the resume key: the package's sources and, for any worker
+    but ``audit_file``, the worker's name, so rows of a parse-and-replay check
+    (``validate_file``) are never taken for a full audit's, nor the reverse."""
+    if worker is audit_file:
+        return code_fingerprint()
+    # the bare name: a module's name depends on how it was imported (a test module
+    # is ``tests.test_x`` under pytest and ``test_x`` in a script)
+    name = getattr(worker, "__qualname__", None) or type(worker).__qualname__
+    return f"{code_fingerprint()}+{name}"
+
+
 def file_sha256(path: str | Path) -> str:
     """SHA-256 of the bytes on disk (compressed or not): the content half of the key.
 
@@ -462,7 +474,7 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
                 "rules": name,
                 "rules_fingerprint": fingerprint,
                 "schema": SCHEMA_VERSION,
-                "code": code_fingerprint(),
+                "code": work_key(task.worker),
                 "part": task.part if task.out is not None else None,
                 "file_row": fa.file_row(),
                 "categories": _categories(fa),
@@ -849,7 +861,11 @@ class Plan:
 
 
 def plan_run(
-    files: Sequence[str], rules: RuleSet | None, out: str | Path | None, resume: bool
+    files: Sequence[str],
+    rules: RuleSet | None,
+    out: str | Path | None,
+    resume: bool,
+    worker: Worker = audit_file,
 ) -> Plan:
     """Decide which files need auditing; with ``resume`` the rest come from the index."""
     unique = list(dict.fromkeys(str(f) for f in files))
@@ -861,7 +877,7 @@ def plan_run(
         store.clear()
         return Plan(unique, [], run, store)
     name, fingerprint = rules_key(rules)
-    code = code_fingerprint()
+    code = work_key(worker)
     index = store.read_index()
     plan = Plan([], [], run, store)
     for path in unique:
@@ -1025,7 +1041,7 @@ def audit_files(
     """
     started = time.perf_counter()
     n_jobs = 1 if strict else (jobs or os.cpu_count() or 1)
-    plan = plan_run([str(f) for f in files], rules, out, resume)
+    plan = plan_run([str(f) for f in files], rules, out, resume, worker)
     tasks = chunk_tasks(
         plan, rules, strict=strict, jobs=n_jobs, files_per_part=files_per_part, worker=worker
     )
@@ -1050,6 +1066,7 @@ def run_audit(
     scheduler: str | None = None,
     out: Path | None = None,
     resume: bool = True,
+    worker: Worker = audit_file,
 ) -> AuditReport:
     """Audit every log under ``paths`` (files, folders, globs) and gather one report.
 
@@ -1057,7 +1074,8 @@ def run_audit(
     ``dask`` (``scheduler`` = a scheduler address, or None for a local cluster).
     With ``out``, rows stream to Parquet parts under ``out/parts`` and the report
     loads them lazily; with ``resume`` a rerun skips files already audited with the
-    same content and rules.
+    same content and rules.  ``worker`` audits one file (``audit.validate_file``
+    for a parse-and-replay check; resume then needs its own ``out`` folder).
     """
     from replay_audit.io import iter_log_paths
 
@@ -1074,9 +1092,17 @@ def run_audit(
             progress=progress,
             out=out,
             resume=resume,
+            worker=worker,
         )
     if engine != "local":
         raise ValueError(f"unknown engine {engine!r}; choose 'local' or 'dask'")
     return audit_files(
-        files, rules, jobs=jobs, strict=strict, progress=progress, out=out, resume=resume
+        files,
+        rules,
+        jobs=jobs,
+        strict=strict,
+        progress=progress,
+        out=out,
+        resume=resume,
+        worker=worker,
     )

@@ -292,7 +292,8 @@ def test_rerun_after_a_code_change_reaudits_everything(
     out = tmp_path / "o"
     audit_files(files, jobs=1, out=out, worker=fake_worker)
     index = [json.loads(x) for x in (out / PARTS_DIR / INDEX_NAME).read_text().splitlines()]
-    assert {e["code"] for e in index} == {runner.code_fingerprint()}
+    assert {e["code"] for e in index} == {runner.work_key(fake_worker)}
+    assert runner.code_fingerprint() in runner.work_key(fake_worker)
     calls.unlink()
     monkeypatch.setattr(runner, "code_fingerprint", lambda: "another-version")
     again = audit_files(files, jobs=1, out=out, worker=fake_worker)
