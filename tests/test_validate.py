@@ -28,8 +28,13 @@ def test_validate_reports_the_audits_parse_and_replay_findings(path: Path) -> No
     checked, audited = validate_file(path), audit_file(path)
     got = _rows(checked.findings)
     assert got == [r for r in _rows(audited.findings) if r in got]
-    assert {f["category"] for f in checked.findings} <= {"parse", "replay", "wall", "rules"}
-    replayish = [r for r in _rows(audited.findings) if r[0] in ("parse", "replay", "wall")]
+    assert {f["category"] for f in checked.findings} <= {"parse", "replay", "draw", "rules"}
+    # the replay's own categories: every move rule, and the tenpai shown at a draw
+    replayish = [
+        r
+        for r in _rows(audited.findings)
+        if r[0] in ("parse", "replay") or (r[0], r[1]) == ("draw", "tenpai")
+    ]
     assert got == replayish
     assert checked.hands == [] and checked.hand_facts == []
     assert (checked.status == "ok") == (not got)
