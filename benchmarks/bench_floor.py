@@ -38,9 +38,7 @@ from __future__ import annotations
 import argparse
 import gc
 import gzip
-import importlib.util
 import re
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -158,15 +156,12 @@ def _sanma(data: bytes) -> bool:
 
 
 def _wins(folder: Path, limit: int | None) -> list[tuple[Any, Any]]:
-    spec = importlib.util.spec_from_file_location(
-        "_scoring_corpus", ROOT / "tests" / "test_scoring_corpus.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    """Every win's context and rules, read as ``bench_scoring.py`` reads them."""
+    from bench_scoring import _load_corpus_reader  # this folder is on sys.path
+
+    reader = _load_corpus_reader()
     paths = sorted(folder.rglob("*.xml.gz"))[:limit]
-    return [(w.ctx, w.rules) for p in paths for w in module._read_wins(p, folder)]
+    return [(w.ctx, w.rules) for p in paths for w in reader._read_wins(p, folder)]
 
 
 def run_scoring(wins: list[tuple[Any, Any]]) -> int:
