@@ -219,7 +219,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from replay_audit.audit import validate_file
-    from replay_audit.runner import run_audit
+    from replay_audit.runner import StoredAuditReport, run_audit
 
     _check_paths(args.paths)
     with tempfile.TemporaryDirectory(prefix="replay-audit-validate-") as tmp:
@@ -233,6 +233,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             resume=bool(args.out),
             worker=validate_file,
         )
+        assert isinstance(report, StoredAuditReport)  # it has an ``out`` folder
         bad = 0
         for chunk in report.typed_chunks("findings"):
             for file, group in chunk.groupby("file", sort=False):

@@ -226,7 +226,7 @@ class AuditReport:
     # -- summaries
     @property
     def clean(self) -> bool:
-        return self.findings.empty
+        return bool(self.findings.empty)
 
     def summary(self) -> dict[str, Any]:
         by_cat = (

@@ -401,7 +401,9 @@ class Store:
         pq.write_table(rows_to_table(rows), tmp)
         os.replace(tmp, path)
 
-    def read_rows(self, table: str, wanted: dict[str, str | None]) -> dict[str, list[dict]]:
+    def read_rows(
+        self, table: str, wanted: dict[str, str | None]
+    ) -> dict[str, list[dict[str, Any]]]:
         """Rows of ``table`` per input path, from the part ``wanted`` names for it.
 
         Rows of a part that an entry no longer points at (a file audited again
@@ -560,13 +562,13 @@ class StoredAuditReport(AuditReport):
             self._tables[name] = self._frame(name, self._wanted())
         return self._tables[name]
 
-    files = property(lambda self: self._table("files"))  # type: ignore[assignment]
-    games = property(lambda self: self._table("games"))  # type: ignore[assignment]
-    hands = property(lambda self: self._table("hands"))  # type: ignore[assignment]
-    findings = property(lambda self: self._table("findings"))  # type: ignore[assignment]
-    hand_facts = property(lambda self: self._table("hand_facts"))  # type: ignore[assignment]
-    game_facts = property(lambda self: self._table("game_facts"))  # type: ignore[assignment]
-    score_history = property(lambda self: self._table("score_history"))  # type: ignore[assignment]
+    files = property(lambda self: self._table("files"))
+    games = property(lambda self: self._table("games"))
+    hands = property(lambda self: self._table("hands"))
+    findings = property(lambda self: self._table("findings"))
+    hand_facts = property(lambda self: self._table("hand_facts"))
+    game_facts = property(lambda self: self._table("game_facts"))
+    score_history = property(lambda self: self._table("score_history"))
 
     def _write_format(self, fmt: str, folder: Path) -> list[Path]:
         if fmt == "csv":
@@ -952,11 +954,11 @@ def _run_local(tasks: Sequence[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
         exhausted = False
         while pending or not exhausted:
             while not exhausted and len(pending) < 2 * jobs:
-                task = next(queue, None)
-                if task is None:
+                following = next(queue, None)
+                if following is None:
                     exhausted = True
                 else:
-                    pending.add(pool.submit(audit_chunk, task))
+                    pending.add(pool.submit(audit_chunk, following))
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -1,9 +1,11 @@
-"""The code passes ruff (lint and format), so CI's one test command checks style too."""
+"""The code passes ruff (lint and format) and strict mypy (style.md 14), so CI's one
+test command checks style and types too."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,3 +20,12 @@ def test_ruff(args: list[str]) -> None:
         pytest.skip("ruff is not installed (pip install -e '.[test]')")
     proc = subprocess.run([ruff, *args], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict() -> None:
+    """``mypy`` with the ``[tool.mypy]`` settings of pyproject.toml (strict, the package)."""
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[test]')")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr
