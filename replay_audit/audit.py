@@ -16,10 +16,10 @@ import contextlib
 import dataclasses
 import gc
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay_audit.errors import LogFormatError, RulesError
 from replay_audit.events import (
@@ -27,6 +27,7 @@ from replay_audit.events import (
     Draw,
     Game,
     HandLog,
+    Owari,
     RecordedDraw,
     RecordedWin,
     RiichiAccept,
@@ -39,6 +40,9 @@ from replay_audit.rules import (
     rules_for_disp,
     rules_for_go_type,
 )
+
+if TYPE_CHECKING:  # annotations only: scoring.final loads lazily where it is used
+    from replay_audit.scoring.final import Era
 
 SCHEMA_VERSION = 1
 
@@ -214,17 +218,18 @@ class _GameAuditor:
             if t is Draw or t is Discard:  # most events: nothing to audit here
                 continue
             if t is RiichiAccept:
-                scores[ev.seat] -= rules.riichi_cost
+                ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
+                scores[ra.seat] -= rules.riichi_cost
                 sticks += 1
-                if ev.scores is not None and tuple(ev.scores[:players]) != tuple(scores[:players]):
+                if ra.scores is not None and tuple(ra.scores[:players]) != tuple(scores[:players]):
                     self.add(
                         "payment",
                         "riichi_deposit",
                         "scores after the riichi stick differ from the computed ones",
                         hand,
-                        seq=ev.seq,
-                        seat=ev.seat,
-                        recorded=_fmt(ev.scores[:players]),
+                        seq=ra.seq,
+                        seat=ra.seat,
+                        recorded=_fmt(ra.scores[:players]),
                         computed=_fmt(scores[:players]),
                     )
                 continue
@@ -609,7 +614,9 @@ ERA1_LAST_SEEN = "2021100399"
 EXACT_FIRST_SEEN = "2022060100"
 
 
-def _final_era(rules: RuleSet, owari: Any, date: str | None, detect_era: Any) -> str:
+def _final_era(
+    rules: RuleSet, owari: Owari, date: str | None, detect_era: Callable[..., Era]
+) -> Era:
     """Which final-point rounding applies.  The log's date decides where it can
     (Tenhou rounded to 1000 until at least 2021-10-03 and wrote exact tenths from
     2022-06-01 at the latest, ``scoring-rules.md`` §14); only an undated log or
@@ -623,7 +630,7 @@ def _final_era(rules: RuleSet, owari: Any, date: str | None, detect_era: Any) ->
             return "exact"
         if stamp <= ERA1_LAST_SEEN:
             return "era1"
-    return str(detect_era(owari, rules, date=date))
+    return detect_era(owari, rules, date=date)
 
 
 def _expected_next(
@@ -792,7 +799,8 @@ def _audit_file(
     with_facts: bool,
     replay_only: bool = False,
 ) -> FileAudit:
-    from replay_audit.io import read_bytes, sniff_format
+    from replay_audit.io import read_bytes
+    from replay_audit.parsers.sniff import sniff_format
 
     p = display_name(path)
     fa = FileAudit(path=p)

@@ -1196,13 +1196,13 @@ class _Table:
         if kind == "reach4":
             return len(self.riichi_accepted) == 4
         if kind == "kaze4":
-            kinds = self.offer_kinds
+            offers = self.offer_kinds
             return (
                 self.uninterrupted
-                and len(kinds) == 4
+                and len(offers) == 4
                 and len(set(self.offer_seats)) == 4
-                and 27 <= kinds[0] <= 30
-                and kinds.count(kinds[0]) == 4
+                and 27 <= offers[0] <= 30
+                and offers.count(offers[0]) == 4
             )
         if kind == "kan4":
             return self.kans == 4 and self.kan_seats & (self.kan_seats - 1) != 0

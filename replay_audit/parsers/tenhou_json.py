@@ -396,17 +396,26 @@ def _count_players(doc: dict[str, Any], disp: str | None) -> int:
     return 4
 
 
+def _list_field(doc: dict[str, Any], key: str) -> list[object]:
+    """``doc[key]`` when it is a JSON array, else ``[]`` (a missing or odd field
+    leaves the players unnamed rather than failing the game)."""
+    value = doc.get(key)
+    return value if isinstance(value, list) else []
+
+
 def _players(doc: dict[str, Any], n: int) -> tuple[Player, ...]:
-    names = doc.get("name") if isinstance(doc.get("name"), list) else []
-    dans = doc.get("dan") if isinstance(doc.get("dan"), list) else []
-    rates = doc.get("rate") if isinstance(doc.get("rate"), list) else []
-    sxs = doc.get("sx") if isinstance(doc.get("sx"), list) else []
+    names = _list_field(doc, "name")
+    dans = _list_field(doc, "dan")
+    rates = _list_field(doc, "rate")
+    sxs = _list_field(doc, "sx")
     out = []
     for seat in range(4):
-        name = names[seat] if seat < len(names) and isinstance(names[seat], str) else ""
+        raw_name = names[seat] if seat < len(names) else None
+        name = raw_name if isinstance(raw_name, str) else ""
         dan = dan_index(dans[seat]) if seat < len(dans) else None
         rate = rates[seat] if seat < len(rates) else None
-        sx = sxs[seat] if seat < len(sxs) and isinstance(sxs[seat], str) else None
+        raw_sx = sxs[seat] if seat < len(sxs) else None
+        sx = raw_sx if isinstance(raw_sx, str) else None
         out.append(
             Player(
                 name=name,
@@ -880,6 +889,7 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
     """Play the hand forward from ``actor`` in ``phase`` (``take`` or
     ``discard``) to its end, branching at ambiguous calls."""
     aka = h.aka
+    item: int | str | _CallStr  # a take-column or a discard-column item (no code runs)
     while True:
         h.steps += 1
         if h.steps > MAX_SIM_STEPS:

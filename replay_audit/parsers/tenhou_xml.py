@@ -38,8 +38,8 @@ from __future__ import annotations
 import dataclasses
 import gc
 import re
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Iterator
+from typing import Final, TypedDict, TypeVar
 from urllib.parse import unquote
 
 from lxml import etree
@@ -91,6 +91,14 @@ _DRAW, _DISCARD = 0, 1
 TOUTENKOU: Final = 112
 """Tile-set key of a Toutenkou game (its tile count; 4 and 3 key the others)."""
 _TEXT_AFTER_TAG = re.compile(rb">[^<]")
+_T = TypeVar("_T")
+
+
+class _Place(TypedDict):
+    """The error-location keywords every document-level error is raised with."""
+
+    source: str | None
+    log_id: str | None
 
 
 TOUTENKOU_MISSING_KINDS: Final = SANMA_MISSING_KINDS - {4}
@@ -182,7 +190,7 @@ def parse_tenhou_xml(data: bytes, source: str = "<bytes>", strict: bool = True) 
     instead (see the module docstring for what is kept).
     """
     log_id = log_id_from_name(source)
-    place = {"source": source, "log_id": log_id}
+    place: _Place = {"source": source, "log_id": log_id}
     # One event object per element and no cycles among them: the cyclic GC
     # would only walk them again and again (~8% of the parse), so it waits.
     paused = gc.isenabled()
@@ -201,7 +209,7 @@ def parse_tenhou_xml(data: bytes, source: str = "<bytes>", strict: bool = True) 
 
 
 def _parse_document(
-    data: bytes, strict: bool, place: dict[str, str | None]
+    data: bytes, strict: bool, place: _Place
 ) -> tuple[etree._Element, TruncatedLogError | None]:
     """Parse safely; return the root and, in lenient mode, the truncation error
     when the document had to be recovered."""
@@ -237,7 +245,7 @@ def _parse_document(
     return root, None
 
 
-def _check_document(root: etree._Element, data: bytes, place: dict[str, str | None]) -> None:
+def _check_document(root: etree._Element, data: bytes, place: _Place) -> None:
     """Refuse what a log never has: too many elements, nesting, text, CDATA.
 
     Byte-level tests clear a normal (flat, text-free) file in a few
@@ -341,7 +349,9 @@ class _Builder:
             raise InvalidValueError(f"{what}: the same tile id twice (a fifth copy): {value}")
         return tiles
 
-    def _leftovers(self, tag: str, attrs: dict[str, str], index: int, hand: str | None) -> list:
+    def _leftovers(
+        self, tag: str, attrs: dict[str, str], index: int, hand: str | None
+    ) -> list[tuple[str, str]]:
         extra = [(f"{tag}.{k}", v) for k, v in attrs.items()]
         for key, _ in extra:
             self._warn(f"unknown attribute {key} kept as raw text", index, hand)
@@ -350,7 +360,7 @@ class _Builder:
     # -- the walk --------------------------------------------------------------------
 
     def build(self, root: etree._Element, truncated: TruncatedLogError | None) -> Game:
-        place = {"source": self.source, "log_id": self.log_id}
+        place: _Place = {"source": self.source, "log_id": self.log_id}
         _check_document(root, self.data, place)
         self.truncated = truncated
         root_attrs = dict(root.attrib)
@@ -460,14 +470,17 @@ class _Builder:
         self.player_list = tuple(players)
         return None
 
-    def _walk_hands(self, first: int, first_el: etree._Element, it) -> None:
+    def _walk_hands(
+        self, first: int, first_el: etree._Element, it: Iterator[tuple[int, etree._Element]]
+    ) -> None:
         """The hot loop: from the first INIT to the end of the document."""
-        place = {"source": self.source, "log_id": self.log_id}
+        place: _Place = {"source": self.source, "log_id": self.log_id}
         get_tile = _TILE_TAGS[self.tile_set].get
         new = object.__new__
         set_seq, set_seat, set_tile = _DRAW_SETTERS
         set_dseq, set_dseat, set_dtile, set_tsumogiri = _DISCARD_SETTERS
         pending_el: tuple[int, etree._Element] | None = (first, first_el)
+        obj: Draw | Discard  # a bare annotation: no code runs
         while pending_el is not None:
             index, el = pending_el
             pending_el = None
@@ -525,7 +538,9 @@ class _Builder:
             raise error
         self.errors.append(error)
 
-    def _resync(self, it) -> tuple[int, etree._Element] | None:
+    def _resync(
+        self, it: Iterator[tuple[int, etree._Element]]
+    ) -> tuple[int, etree._Element] | None:
         for index, el in it:
             if el.tag == "INIT":
                 return index, el
@@ -555,7 +570,7 @@ class _Builder:
                     self._warn(f"unknown attribute {el.tag}.{key} ignored", index)
 
     def _finish(self, truncated: TruncatedLogError | None) -> Game:
-        place = {"source": self.source, "log_id": self.log_id}
+        place: _Place = {"source": self.source, "log_id": self.log_id}
         if self.player_list is None:
             players: tuple[Player, ...] = ()
             if self.hands or self.go_type is not None:
@@ -989,7 +1004,7 @@ def _bad_value(tag: object, exc: BaseException) -> InvalidValueError:
     return InvalidValueError(f"<{tag}>: bad value ({exc})")
 
 
-def _split(value: str | None, conv: Callable[[str], object]) -> list | None:
+def _split(value: str | None, conv: Callable[[str], _T]) -> list[_T] | None:
     if value is None:
         return None
     return [conv(v) for v in value.split(",")]

@@ -101,7 +101,7 @@ def final_points(
             points[s] = _to_tenths(exact[s])
         return raw, tuple(points)
     top = _order(raw, players)[0]
-    others = 0
+    others = Fraction(0)
     for s in range(players):
         if s == top:
             continue
