@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -34,9 +34,36 @@ from replay_audit.stats.tenhou_rank import DEFAULT_PT_TABLES, PtTable, stable_da
 
 DoubleRon = Literal["per_winner", "per_hand"]
 
-Source = Any
+
+class FactFrames(Protocol):
+    """An in-memory audit report (``report.AuditReport``): both fact tables whole."""
+
+    @property
+    def hand_facts(self) -> pd.DataFrame: ...
+
+    @property
+    def game_facts(self) -> pd.DataFrame: ...
+
+
+class FactChunks(Protocol):
+    """A stored audit report (``runner.StoredAuditReport``): the fact tables part
+    by part, ``(hand_facts, game_facts)`` of the same files in each part."""
+
+    def fact_chunks(self) -> Iterable[tuple[pd.DataFrame, pd.DataFrame]]: ...
+
+
+Source = str | Path | Game | Iterable[Game | str | Path] | FactFrames | FactChunks
 """Paths, a folder, an iterable of ``Game`` (or of paths), or an object with
-``hand_facts`` and ``game_facts`` DataFrames (the audit report)."""
+``hand_facts`` and ``game_facts`` DataFrames (the audit report); ``players``
+also takes a stored report's ``fact_chunks``."""
+
+
+class CountOptions(TypedDict):
+    """The counting conventions of ``counters`` (stats.md §1.4), passed on as a group."""
+
+    double_ron: DoubleRon
+    count_abortive_as_hands: bool
+    closed_kan_is_call: bool
 
 
 # ------------------------------------------------------------------------ sources
@@ -71,6 +98,8 @@ def _frames(source: Source) -> tuple[pd.DataFrame, pd.DataFrame]:
         return fact_frames([source])
     if isinstance(source, (str, Path)):
         return fact_frames(_games_from_paths([Path(source)]))
+    if not isinstance(source, Iterable):
+        raise TypeError("a stats source holds Game objects, paths, or hand/game fact frames")
     items = list(source)
     games = [g for g in items if isinstance(g, Game)]
     paths = [Path(p) for p in items if isinstance(p, (str, Path))]
@@ -88,7 +117,11 @@ def _hand_counters(
     hf: pd.DataFrame, *, double_ron: DoubleRon, closed_kan_is_call: bool
 ) -> pd.DataFrame:
     """Additive counters per hand row (one column per counter)."""
-    b = lambda col: hf[col].fillna(False).astype(bool)  # noqa: E731
+
+    def b(col: str) -> pd.Series:
+        """A fact column as booleans (a missing value is False)."""
+        return hf[col].fillna(False).astype(bool)
+
     won, riichi = b("won"), b("riichi_declared")
     called = b("called") | (b("closed_kan") if closed_kan_is_call else False)
     dealt = b("dealt_in")
@@ -290,7 +323,7 @@ def _stable_dans(counts: pd.DataFrame, tables: dict[str, PtTable]) -> list[float
     return out
 
 
-def _with_lobby(frame: pd.DataFrame, lobbies: dict[Any, Any]) -> pd.DataFrame:
+def _with_lobby(frame: pd.DataFrame, lobbies: dict[str, str | None]) -> pd.DataFrame:
     """``game_type`` + ``-lobby`` (e.g. ``tenhou-4p-hanchan-tokujou``) for rows
     of games whose lobby is known; the lobby comes from the game facts by file."""
     if not len(frame):
@@ -301,11 +334,11 @@ def _with_lobby(frame: pd.DataFrame, lobbies: dict[Any, Any]) -> pd.DataFrame:
 
 
 def _grouped_counters(
-    hf: pd.DataFrame, gf: pd.DataFrame, by_game_type: bool, by_lobby: bool, options: dict[str, Any]
+    hf: pd.DataFrame, gf: pd.DataFrame, by_game_type: bool, by_lobby: bool, options: CountOptions
 ) -> pd.DataFrame:
     """``counters`` per (name, game type), the game type split or merged per option."""
     if by_lobby and by_game_type and len(gf) and "lobby" in gf:
-        lobbies = dict(zip(gf["file"], gf["lobby"], strict=False))
+        lobbies: dict[str, str | None] = dict(zip(gf["file"], gf["lobby"], strict=False))
         hf, gf = _with_lobby(hf, lobbies), _with_lobby(gf, lobbies)
     if not by_game_type:
         hf = hf.assign(game_type="all") if len(hf) else hf
@@ -396,7 +429,7 @@ def players(
     inclusive) count only the games of those days, by the date of the log id;
     games without one are left out when either is given."""
     first, last = log_day(since), log_day(until)
-    options = {
+    options: CountOptions = {
         "double_ron": double_ron,
         "count_abortive_as_hands": count_abortive_as_hands,
         "closed_kan_is_call": closed_kan_is_call,

@@ -184,13 +184,20 @@ def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
     tiles = list(hand.haipai[seat])
     try:
         for ev in hand.events[: stop + 1]:
-            t = type(ev)
-            if t is Draw and ev.seat == seat:
-                tiles.append(ev.tile)
-            elif t is Discard and ev.seat == seat:
-                tiles.remove(ev.tile)
-            elif t is Call and ev.seat == seat:
-                m = ev.meld
+            t = type(ev)  # exact type tests: mypy cannot narrow through ``t``, hence the ignores
+            if t is Draw:
+                dr: Draw = ev  # type: ignore[assignment]  # t is Draw
+                if dr.seat == seat:
+                    tiles.append(dr.tile)
+            elif t is Discard:
+                dis: Discard = ev  # type: ignore[assignment]  # t is Discard
+                if dis.seat == seat:
+                    tiles.remove(dis.tile)
+            elif t is Call:
+                call: Call = ev  # type: ignore[assignment]  # t is Call
+                if call.seat != seat:
+                    continue
+                m = call.meld
                 if m.kind is MeldKind.KAKAN:
                     used: Iterable[int] = (m.added,) if m.added is not None else ()
                 elif m.kind in _CALLS_THAT_TAKE:
@@ -326,49 +333,58 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
     wins: list[RecordedWin] = []
     draws: list[RecordedDraw] = []
     for i, ev in enumerate(hand.events):
-        t = type(ev)  # the event types are final classes: an exact type test suffices
+        # The event types are final classes: an exact type test suffices, and is
+        # cheaper than isinstance.  mypy cannot narrow ``ev`` through ``t``, so each
+        # branch binds a narrowed local under one ignore.
+        t = type(ev)
         if t is Draw:
             continue
         if t is Discard:
-            if ev.seat < n:
-                st = states[ev.seat]
+            dis: Discard = ev  # type: ignore[assignment]  # t is Discard
+            if dis.seat < n:
+                st = states[dis.seat]
                 st.discards += 1
-                st.discard_kinds.append(kind(ev.tile))
+                st.discard_kinds.append(kind(dis.tile))
                 if st.riichi_pending:  # the riichi discard: the wait is now fixed
                     st.riichi_pending = False
-                    st.riichi_waits = riichi_wait_kinds(hand, ev.seat, i)
-            last_discarder = ev.seat
+                    st.riichi_waits = riichi_wait_kinds(hand, dis.seat, i)
+            last_discarder = dis.seat
         elif t is Call:
-            if ev.seat >= n:
+            call: Call = ev  # type: ignore[assignment]  # t is Call
+            if call.seat >= n:
                 continue
-            mk = ev.meld.kind
-            if ev.meld.opened:
-                states[ev.seat].opened = True
+            meld = call.meld
+            mk = meld.kind
+            if meld.opened:
+                states[call.seat].opened = True
             if mk is MeldKind.ANKAN:
-                states[ev.seat].ankan = True
+                states[call.seat].ankan = True
             elif mk is MeldKind.KITA:
-                states[ev.seat].kita += 1
+                states[call.seat].kita += 1
             if mk in _CALLS_THAT_TAKE:
-                taken_from = ev.meld.from_seat if ev.meld.from_seat is not None else last_discarder
+                taken_from = meld.from_seat if meld.from_seat is not None else last_discarder
                 if taken_from is not None and taken_from < n:
                     states[taken_from].discards_taken = True
         elif t is RiichiDeclare:
-            if ev.seat < n and not states[ev.seat].riichi_declared:
-                st = states[ev.seat]
+            rd: RiichiDeclare = ev  # type: ignore[assignment]  # t is RiichiDeclare
+            if rd.seat < n and not states[rd.seat].riichi_declared:
+                st = states[rd.seat]
                 st.riichi_declared = True
                 st.riichi_turn = st.discards + 1
                 declared_order += 1
                 st.riichi_order = declared_order
                 st.riichi_pending = True
         elif t is RiichiAccept:
-            if ev.seat < n:
-                states[ev.seat].riichi_accepted = True
+            ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
+            if ra.seat < n:
+                states[ra.seat].riichi_accepted = True
         elif t is RecordedWin:
-            if ev.seat < n and states[ev.seat].win_turn is None:
-                states[ev.seat].win_turn = states[ev.seat].discards + 1
-            wins.append(ev)
+            win: RecordedWin = ev  # type: ignore[assignment]  # t is RecordedWin
+            if win.seat < n and states[win.seat].win_turn is None:
+                states[win.seat].win_turn = states[win.seat].discards + 1
+            wins.append(win)
         elif t is RecordedDraw:
-            draws.append(ev)
+            draws.append(ev)  # type: ignore[arg-type]  # t is RecordedDraw
 
     if wins:
         result = "win"
@@ -471,7 +487,8 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
             for seat in _nagashi_seats(d, states):
                 rows[seat]["nagashi"] = True
 
-    for res in (*wins, *draws):
+    results: tuple[RecordedWin | RecordedDraw, ...] = (*wins, *draws)
+    for res in results:
         for seat, dv in enumerate(res.deltas[:n]):
             rows[seat]["delta"] += dv
 
@@ -527,7 +544,8 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
     places = placements(owari.scores[:n]) if complete and owari else ()
     streaks = dealer_streaks(game)
     rates = [p.rate for p in game.players[:n]]
-    rated = complete and len(rates) == n and all(r is not None for r in rates)
+    known_rates = [r for r in rates if r is not None]
+    rated = complete and len(known_rates) == n  # every seat has a rate
     lobby_name = lobby(game)
     rows = []
     for seat in seats(game):
@@ -553,9 +571,7 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
                 "dealer_streak": streaks.get(seat),
                 "rate": rates[seat] if seat < len(rates) else None,
                 "rate_change": (
-                    rate_change(places[seat], rates[seat], rates, n)  # type: ignore[arg-type]
-                    if rated
-                    else None
+                    rate_change(places[seat], known_rates[seat], known_rates, n) if rated else None
                 ),
             }
         )
