@@ -19,13 +19,14 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from replay_audit.errors import LogFormatError, RulesError
 from replay_audit.events import (
     Discard,
     Draw,
     Game,
+    GameMeta,
     HandLog,
     Owari,
     RecordedDraw,
@@ -41,10 +42,24 @@ from replay_audit.rules import (
     rules_for_go_type,
 )
 
-if TYPE_CHECKING:  # annotations only: scoring.final loads lazily where it is used
+if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.replay import GameReplay, HandReplay, ResultReplay
+    from replay_audit.scoring.context import WinContext, WinValue
     from replay_audit.scoring.final import Era
+    from replay_audit.scoring.flow import HandState
 
 SCHEMA_VERSION = 1
+
+
+class _Outcome(TypedDict):
+    """How a hand ended, as the audit carries it to the next hand's checks
+    (``_expected_next`` turns it into a ``scoring.flow.HandOutcome``)."""
+
+    winners: tuple[int, ...]
+    dealer_won: bool
+    draw_kind: str | None
+    dealer_tenpai: bool | None
+    sticks: int
 
 
 @dataclass(slots=True)
@@ -161,7 +176,7 @@ class _GameAuditor:
             )
         )
 
-    def replay(self) -> Any:
+    def replay(self) -> GameReplay:
         """Replay the game; its findings are the audit's first."""
         from replay_audit.replay import replay_game
 
@@ -173,7 +188,7 @@ class _GameAuditor:
         replay = self.replay()
         hand_findings = {id(h.hand): h for h in replay.hands}
         computed_start: tuple[int, ...] | None = None
-        prev_outcome: Any = None
+        prev_outcome: _Outcome | None = None
         prev_hand: HandLog | None = None
         sticks_left = 0
         end_scores: tuple[int, ...] | None = None
@@ -182,7 +197,8 @@ class _GameAuditor:
             if hr is None:
                 continue
             start = hand.scores
-            if prev_hand is not None and computed_start is not None:
+            # prev_outcome is set with prev_hand; testing it too tells the checker
+            if prev_hand is not None and prev_outcome is not None and computed_start is not None:
                 self._check_transition(prev_hand, prev_outcome, hand, computed_start)
                 if not _scores_agree(hand.scores, computed_start, self.meta.players):
                     start = _chain_start(
@@ -191,13 +207,13 @@ class _GameAuditor:
             end_scores, sticks_left, prev_outcome = self._audit_hand(hand, hr, start)
             computed_start = end_scores
             prev_hand = hand
-        if prev_hand is not None and end_scores is not None:
+        if prev_hand is not None and prev_outcome is not None and end_scores is not None:
             self._check_game_end(prev_hand, prev_outcome, end_scores, sticks_left)
 
     # -- one hand
     def _audit_hand(
-        self, hand: HandLog, hr: Any, start: tuple[int, ...]
-    ) -> tuple[tuple[int, ...], int, Any]:
+        self, hand: HandLog, hr: HandReplay, start: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], int, _Outcome]:
         from replay_audit.scoring.hand import score_win
         from replay_audit.scoring.payments import (
             exhaustive_draw_deltas,
@@ -285,7 +301,7 @@ class _GameAuditor:
             row["status"] = "mismatch" if row["n_findings"] else "ok"
             self.hand_rows.append(row)
         sticks_after = 0 if winners else sticks
-        outcome = {
+        outcome: _Outcome = {
             "winners": tuple(winners),
             "dealer_won": hand.dealer in winners,
             "draw_kind": draw_kind,
@@ -321,11 +337,11 @@ class _GameAuditor:
         self,
         hand: HandLog,
         ev: RecordedWin,
-        rr: Any,
+        rr: ResultReplay | None,
         row: dict[str, Any],
         sticks: int,
         first: bool,
-        score_win: Any,
+        score_win: Callable[[WinContext, RuleSet], WinValue],
     ) -> tuple[int, ...] | None:
         from replay_audit.scoring.payments import win_deltas
 
@@ -441,11 +457,11 @@ class _GameAuditor:
         self,
         hand: HandLog,
         ev: RecordedDraw,
-        rr: Any,
+        rr: ResultReplay | None,
         row: dict[str, Any],
         sticks: int,
-        exhaustive_draw_deltas: Any,
-        nagashi_deltas: Any,
+        exhaustive_draw_deltas: Callable[[Sequence[bool], int, RuleSet], tuple[int, ...]],
+        nagashi_deltas: Callable[[Sequence[bool], int, int, RuleSet], tuple[int, ...]],
     ) -> tuple[tuple[int, ...] | None, bool | None]:
         players = self.meta.players
         row.update(result=ev.kind, rec_deltas=_fmt(ev.deltas[:players]))
@@ -501,7 +517,7 @@ class _GameAuditor:
 
     # -- between hands
     def _check_transition(
-        self, prev: HandLog, outcome: Any, hand: HandLog, computed_start: tuple[int, ...]
+        self, prev: HandLog, outcome: _Outcome, hand: HandLog, computed_start: tuple[int, ...]
     ) -> None:
         players = self.meta.players
         if tuple(hand.scores[:players]) != tuple(computed_start[:players]):
@@ -542,7 +558,7 @@ class _GameAuditor:
                 )
 
     def _check_game_end(
-        self, last: HandLog, outcome: Any, end_scores: tuple[int, ...], sticks_left: int
+        self, last: HandLog, outcome: _Outcome, end_scores: tuple[int, ...], sticks_left: int
     ) -> None:
         from replay_audit.scoring.final import detect_era, final_points, uma_for_date
 
@@ -634,8 +650,8 @@ def _final_era(
 
 
 def _expected_next(
-    prev: HandLog, outcome: Any, scores: tuple[int, ...], rules: RuleSet, meta: Any
-) -> Any:
+    prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], rules: RuleSet, meta: GameMeta
+) -> HandState | None:
     """The next hand's state per the rules, or None when the game is over."""
     from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
 

@@ -71,7 +71,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay_audit.events import (
     Call,
@@ -94,6 +94,9 @@ from replay_audit.scoring.agari import is_complete, is_regular_complete
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
 from replay_audit.tiles import RED_FIVES, TERMINALS_AND_HONORS, counts34, to_notation
+
+if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
+    from replay_audit.wall import Wall
 
 __all__ = [
     "GameReplay",
@@ -205,7 +208,7 @@ class _Layout:
 _LAYOUTS: dict[tuple[int, bool, int], _Layout | None] = {}
 
 
-def _layout(wall: Any, dealer: int) -> _Layout | None:
+def _layout(wall: Wall, dealer: int) -> _Layout | None:
     key = (len(wall.tiles), bool(getattr(wall, "flipped", False)), dealer)
     if key in _LAYOUTS:
         return _LAYOUTS[key]
@@ -233,7 +236,7 @@ def _layout(wall: Any, dealer: int) -> _Layout | None:
     return lay
 
 
-def _hand_wall(wall: Any, hand: HandLog) -> _HandWall | None:
+def _hand_wall(wall: Wall, hand: HandLog) -> _HandWall | None:
     """The wall's indicators and draws if its deal matches the hand's INIT."""
     lay = _layout(wall, hand.dealer)
     if lay is None:
@@ -275,9 +278,9 @@ class _WallSource:
 
     def __init__(self, game: Game) -> None:
         self.players = game.meta.players
-        self.cache: list[Any] = []
-        self.it: Iterator[Any] | None = None
-        self.mod: Any = None
+        self.cache: list[Wall] = []
+        self.it: Iterator[Wall] | None = None
+        self.mod: Any = None  # the optional ``replay_audit.wall`` module, once imported
         self.usable = False
         try:
             from replay_audit import wall as wall_mod  # optional, lazy

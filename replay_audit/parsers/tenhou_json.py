@@ -976,9 +976,10 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
         raise best
 
 
-def _callers(h: _Hand, st: _State, discarder: int, tile: Tile) -> list[Any]:
+def _callers(h: _Hand, st: _State, discarder: int, tile: Tile) -> list[tuple[int, _CallStr] | None]:
     """Seats whose next take is a call on exactly this tile from this seat; pon and
-    daiminkan before chi (§4.7)."""
+    daiminkan before chi (§4.7).  Never ``None`` here: the caller appends that
+    option itself (nobody calls)."""
     key = _tkey(tile, h.aka)
     pons: list[tuple[int, _CallStr]] = []
     chis: list[tuple[int, _CallStr]] = []
