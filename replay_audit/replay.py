@@ -584,21 +584,21 @@ class _Table:
         for ev in self.hand.events:
             t = type(ev)
             if t is Draw:
-                self._draw(ev)  # type: ignore[arg-type]
+                self._draw(ev)  # type: ignore[arg-type]  # t is Draw
             elif t is Discard:
-                self._discard(ev)  # type: ignore[arg-type]
+                self._discard(ev)  # type: ignore[arg-type]  # t is Discard
             elif t is Call:
-                self._call(ev)  # type: ignore[arg-type]
+                self._call(ev)  # type: ignore[arg-type]  # t is Call
             elif t is RiichiDeclare:
-                self._riichi_declare(ev)  # type: ignore[arg-type]
+                self._riichi_declare(ev)  # type: ignore[arg-type]  # t is RiichiDeclare
             elif t is RiichiAccept:
-                self._riichi_accept(ev)  # type: ignore[arg-type]
+                self._riichi_accept(ev)  # type: ignore[arg-type]  # t is RiichiAccept
             elif t is NewDora:
-                self._new_dora(ev)  # type: ignore[arg-type]
+                self._new_dora(ev)  # type: ignore[arg-type]  # t is NewDora
             elif t is RecordedWin:
-                self.results.append(self._win(ev))  # type: ignore[arg-type]
+                self.results.append(self._win(ev))  # type: ignore[arg-type]  # t is RecordedWin
             elif t is RecordedDraw:
-                self.results.append(self._draw_result(ev))  # type: ignore[arg-type]
+                self.results.append(self._draw_result(ev))  # type: ignore[arg-type]  # t is RecordedDraw
             elif t is Disconnect or t is Reconnect:
                 continue
         self._check_wall_dora()

@@ -304,7 +304,7 @@ def _str_or_none(v: object) -> str | None:
 
 def _label_of(raw: object, i: int) -> str:
     try:
-        head = raw[0]  # type: ignore[index]
+        head = raw[0]  # type: ignore[index]  # any JSON value: the except handles the rest
         return hand_label(int(head[0]), int(head[1]))
     except (TypeError, ValueError, IndexError, KeyError):
         return f"#{i}"
