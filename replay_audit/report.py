@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from replay_audit import html
 
+from replay_audit import __version__
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.findings import CATEGORIES
 from replay_audit.rules import RuleSet, load_rules
@@ -235,6 +236,7 @@ class AuditReport:
         status = self.files["status"].value_counts().to_dict() if not self.files.empty else {}
         return {
             "schema_version": SCHEMA_VERSION,
+            "tool_version": __version__,
             "rules": self.rules,
             "files": len(self.files),
             "files_ok": int(status.get("ok", 0)),
@@ -327,6 +329,7 @@ def parquet_table(df: pd.DataFrame, rules: str) -> pa.Table:
         {
             **(table.schema.metadata or {}),
             b"replay_audit.schema_version": str(SCHEMA_VERSION).encode(),
+            b"replay_audit.version": __version__.encode(),
             b"replay_audit.rules": rules.encode(),
         }
     )

@@ -45,6 +45,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from replay_audit import __version__
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.report import (
     CSV_TABLES,
@@ -797,6 +798,7 @@ class StoredAuditReport(AuditReport):
         games, hands, results, findings = t.counts
         return {
             "schema_version": SCHEMA_VERSION,
+            "tool_version": __version__,
             "rules": self.rules,
             "files": t.files,
             "files_ok": t.status.get("ok", 0),

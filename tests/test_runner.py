@@ -443,3 +443,21 @@ def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
 
     pd.testing.assert_frame_equal(players(par), players(ref), check_dtype=False)
     assert par.summary()["hands"] == int(manifest["hands"].sum())
+
+
+def test_outputs_name_the_schema_and_tool_version(tmp_path: Path) -> None:
+    """summary.json and every Parquet table carry the schema and tool version
+    (stats.md 2.4), stored and in-memory reports alike, so old files can be migrated."""
+    import pyarrow.parquet as pq
+
+    import replay_audit
+
+    log = str(Path(__file__).resolve().parents[1] / "fixtures" / "4p_double_yakuman.xml")
+    for report in (audit_files([log], jobs=1), audit_files([log], jobs=1, out=tmp_path / "o")):
+        assert report.summary()["tool_version"] == replay_audit.__version__
+        folder = tmp_path / f"w{id(report)}"
+        report.write(folder, ["parquet"])
+        meta = pq.read_schema(folder / "hands.parquet").metadata
+        assert meta[b"replay_audit.version"] == replay_audit.__version__.encode()
+        assert meta[b"replay_audit.schema_version"] == b"1"
+        assert json.loads((folder / "summary.json").read_text())["tool_version"]
