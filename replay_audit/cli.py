@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument(
         "--format",
         default="csv",
-        help="comma-separated report formats: csv, parquet, json, html (default: csv)",
+        help="comma-separated report formats: csv, parquet, json, jsonl (a file per table, a "
+        "record per line), html (default: csv)",
     )
     a.add_argument("--engine", choices=("local", "dask"), default="local")
     a.add_argument("--scheduler", default=None, help="Dask scheduler address (with --engine dask)")

@@ -28,7 +28,7 @@ from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.findings import CATEGORIES
 from replay_audit.rules import RuleSet, load_rules
 
-FORMATS = ("csv", "parquet", "json", "html")
+FORMATS = ("csv", "parquet", "json", "jsonl", "html")
 
 FILE_COLUMNS = [
     "file",
@@ -264,6 +264,11 @@ class AuditReport:
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: getattr(self, name) for name in CSV_TABLES}
 
+    def table_chunks(self, name: str) -> Iterable[pd.DataFrame]:
+        """Table ``name`` in pieces that, written one after the other, write the whole
+        table: here the table itself; a stored report yields one part at a time."""
+        return [getattr(self, name)]
+
     def write(self, out: str | Path, formats: Iterable[str] = ("csv",)) -> list[Path]:
         """Write the report under the folder ``out``; returns the files written.
 
@@ -351,8 +356,16 @@ def _write_json(report: AuditReport, folder: Path) -> list[Path]:
     (each as ``df.to_json(orient="records")``), by the writer a stored report streams with."""
     from replay_audit.report_stream import write_json
 
-    tables = ((name, [df]) for name, df in report.tables().items())
+    tables = ((name, report.table_chunks(name)) for name in CSV_TABLES)
     return [write_json(folder / "report.json", report.summary(), tables)]
+
+
+def _write_jsonl(report: AuditReport, folder: Path) -> list[Path]:
+    """One JSON Lines file per table (``hands.jsonl`` …), a record per line: files
+    that stream and concatenate (stats.md 2.4), the records of ``report.json``."""
+    from replay_audit.report_stream import write_jsonl
+
+    return [write_jsonl(folder / f"{name}.jsonl", report.table_chunks(name)) for name in CSV_TABLES]
 
 
 def _write_html(report: AuditReport, folder: Path) -> list[Path]:
@@ -363,6 +376,7 @@ _WRITERS: dict[str, Callable[[AuditReport, Path], list[Path]]] = {
     "csv": _write_csv,
     "parquet": _write_parquet,
     "json": _write_json,
+    "jsonl": _write_jsonl,
     "html": _write_html,
 }
 

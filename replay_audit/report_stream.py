@@ -157,3 +157,12 @@ def write_json(
             out.write("]" if first else "\n ]")
         out.write("\n}")
     return path
+
+
+def write_jsonl(path: Path, chunks: Iterable[pd.DataFrame]) -> Path:
+    """One record per line, ``json.dumps(record, ensure_ascii=False)``: the records
+    ``write_json`` puts in the document's table, one chunk held at a time."""
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for record in json_records(chunks):
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path

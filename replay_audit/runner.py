@@ -576,13 +576,12 @@ class StoredAuditReport(AuditReport):
             return self._write_csv_streamed(folder)
         if fmt == "parquet":
             return self._write_parquet_streamed(folder)
-        if fmt == "json":
-            from replay_audit.report_stream import write_json
+        # json and jsonl: through table_chunks, one part at a time; html: bounded,
+        # through the page_* methods below
+        return super()._write_format(fmt, folder)
 
-            groups = self._groups()
-            tables = ((name, self.typed_chunks(name, groups)) for name in CSV_TABLES)
-            return [write_json(folder / "report.json", self.summary(), tables)]
-        return super()._write_format(fmt, folder)  # html: bounded, through page_* below
+    def table_chunks(self, name: str) -> Iterator[pd.DataFrame]:
+        return self.typed_chunks(name)
 
     def _groups(self) -> list[dict[str, str | None]]:
         """The run's paths grouped by part, parts in the order of their first path."""

@@ -280,6 +280,28 @@ def _corpus_subset(corpus: Path, per_folder: int = 250) -> list[str]:
     return sorted(str(corpus / p) for paths in picked for p in paths)
 
 
+def test_jsonl_tables_are_the_json_documents_records_stored_or_not(
+    fixture_runs: tuple[AuditReport, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--format jsonl``: one file per table, a record per line; the records are
+    those of ``report.json``, and a stored run writes the same bytes part by part."""
+    plain, out = fixture_runs
+    written = plain.write(tmp_path / "plain", ["jsonl", "json"])
+    doc = json.loads((tmp_path / "plain" / "report.json").read_text(encoding="utf-8"))
+    names = [p.name for p in written if p.suffix == ".jsonl"]
+    assert names == [f"{name}.jsonl" for name in doc if name != "summary"]
+    for name in names:
+        lines = (tmp_path / "plain" / name).read_text(encoding="utf-8").splitlines()
+        assert [json.loads(line) for line in lines] == doc[name[: -len(".jsonl")]]
+    assert len(doc["findings"]) > 0
+    stored = StoredAuditReport.open(out)
+    _no_tables(monkeypatch)
+    stored.write(tmp_path / "stored", ["jsonl"])
+    for name in names:
+        want = (tmp_path / "plain" / name).read_bytes()
+        assert (tmp_path / "stored" / name).read_bytes() == want
+
+
 @pytest.mark.corpus
 def test_corpus_subset_json_and_html_identical(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
