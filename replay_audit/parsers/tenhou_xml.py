@@ -84,6 +84,8 @@ DISCARD_TAGS: Final = "DEFG"
 DRAW_KINDS: Final = ("exhaustive", "nm", "yao9", "reach4", "ron3", "kan4", "kaze4")
 
 _LOG_ID = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4}-[0-9a-f]{8}")
+_LOG_ID_LAST = re.compile(r"(?:^|[._ -])(" + _LOG_ID.pattern + r")$")
+"""A log id ending a descriptive name, after a dot, underscore, dash or space."""
 _SUFFIXES = (".gz", ".xml", ".mjlog", ".txt")
 _TW = re.compile(r"&tw=\d+$")
 
@@ -157,7 +159,11 @@ def log_id_from_name(name: str) -> str | None:
     '2024040112gm-00a9-0000-0123abcd'
     >>> log_id_from_name("archives/phoenix-2024.db::2024040112gm-00a9-0000-0123abcd")
     '2024040112gm-00a9-0000-0123abcd'
+    >>> log_id_from_name("3p_kita_2024030112gm-00b9-0000-3a7c0f19.xml")
+    '2024030112gm-00b9-0000-3a7c0f19'
     >>> log_id_from_name("bye.xml.gz") is None
+    True
+    >>> log_id_from_name("x2024040112gm-00a9-0000-0123abcd.xml") is None  # not a word of its own
     True
     """
     # an archive member (``replay_audit.archive``) is named DB::LOG_ID
@@ -172,11 +178,10 @@ def log_id_from_name(name: str) -> str | None:
         stripped = _TW.sub("", base)
         if stripped != base:
             base, changed = stripped, True
-    if _LOG_ID.fullmatch(base):
-        return base
-    # a descriptive name may carry the id after a dot: "double_ron.2024...-0123abcd.xml"
-    head, _, tail = base.rpartition(".")
-    return tail if head and _LOG_ID.fullmatch(tail) else None
+    # a descriptive name may end in the id: "double_ron.2024...-0123abcd.xml",
+    # "3p_kita_2024...-3a7c0f19.xml"
+    m = _LOG_ID_LAST.search(base)
+    return m.group(1) if m else None
 
 
 def parse_tenhou_xml(data: bytes, source: str = "<bytes>", strict: bool = True) -> Game:
