@@ -185,19 +185,27 @@ def _check_paths(paths: Sequence[str]) -> None:
             raise FileNotFoundError(f"no such file, folder or glob: {p}")
 
 
-def _cmd_audit(args: argparse.Namespace) -> int:
+def _input_files(args: argparse.Namespace) -> list[str]:
+    """The logs to read: paths expanded, each SQLite archive into its logs, with one
+    stderr line per archive saying how many rows it skipped (unless ``-q``)."""
     from replay_audit.io import iter_log_paths
-    from replay_audit.runner import run_audit
 
     _check_paths(args.paths)
-    rules = _rules_from_args(args)
-    formats = [f.strip() for f in args.format.split(",") if f.strip()]
-    out = Path(args.out) if args.out else Path("reports") / "audit"
-    archives: list[Any] = []  # SQLite archives met while expanding: say what was skipped
+    archives: list[Any] = []
     files = [str(p) for p in iter_log_paths(args.paths, on_archive=archives.append)]
     if not args.quiet:
         for listing in archives:
             print(listing.describe(), file=sys.stderr)
+    return files
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from replay_audit.runner import run_audit
+
+    files = _input_files(args)
+    rules = _rules_from_args(args)
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    out = Path(args.out) if args.out else Path("reports") / "audit"
     report = run_audit(
         files,
         rules,
@@ -222,10 +230,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from replay_audit.audit import validate_file
     from replay_audit.runner import StoredAuditReport, run_audit
 
-    _check_paths(args.paths)
+    files = _input_files(args)
     with tempfile.TemporaryDirectory(prefix="replay-audit-validate-") as tmp:
         report = run_audit(  # stored: a million files keep the memory flat
-            args.paths,
+            files,
             _rules_from_args(args),
             jobs=args.jobs or None,
             strict=args.strict,
@@ -286,7 +294,7 @@ def _cmd_players(args: argparse.Namespace) -> int:
     from replay_audit.runner import INDEX_NAME, PARTS_DIR, StoredAuditReport, run_audit
 
     _check_paths(args.paths)
-    window = {  # checked before any audit: a bad date must not cost a long run
+    options = {  # checked before any audit: a bad date must not cost a long run
         "by_lobby": args.by_lobby,
         "min_games": args.min_games,
         "since": stats.log_day(args.since) if args.since else None,
@@ -297,11 +305,12 @@ def _cmd_players(args: argparse.Namespace) -> int:
         if len(stored) != len(args.paths):
             raise ValueError("give either logs or report folders of earlier audits, not both")
         source: Any = _StoredReports([StoredAuditReport.open(p) for p in stored])
-        table = stats.players(source, **window)
+        table = stats.players(source, **options)
     else:
+        files = _input_files(args)
         with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
             report = run_audit(  # stored, so the statistics are summed part by part
-                args.paths,
+                files,
                 _rules_from_args(args),
                 jobs=args.jobs or None,
                 strict=args.strict,
@@ -309,7 +318,7 @@ def _cmd_players(args: argparse.Namespace) -> int:
                 out=Path(tmp),
                 resume=False,
             )
-            table = stats.players(report, **window)
+            table = stats.players(report, **options)
     table = _select_players(table, args.player)
     if args.out:
         out = Path(args.out)
