@@ -306,10 +306,14 @@ class AuditReport:
 
 
 def _write_csv(report: AuditReport, folder: Path) -> list[Path]:
+    """One CSV file per table, chunk by chunk (a stored report holds one part at a
+    time; its chunks are typed like the whole table, so the bytes are the same)."""
     out = []
-    for name, df in report.tables().items():
+    for name in CSV_TABLES:
         p = folder / f"{name}.csv"
-        df.to_csv(p, index=False)
+        with open(p, "w", encoding="utf-8", newline="") as f:
+            for i, df in enumerate(report.table_chunks(name)):
+                df.to_csv(f, index=False, header=i == 0)
         out.append(p)
     return out
 

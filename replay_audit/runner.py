@@ -572,12 +572,10 @@ class StoredAuditReport(AuditReport):
     score_history = property(lambda self: self._table("score_history"))
 
     def _write_format(self, fmt: str, folder: Path) -> list[Path]:
-        if fmt == "csv":
-            return self._write_csv_streamed(folder)
         if fmt == "parquet":
             return self._write_parquet_streamed(folder)
-        # json and jsonl: through table_chunks, one part at a time; html: bounded,
-        # through the page_* methods below
+        # csv, json and jsonl: through table_chunks, one part at a time; html:
+        # bounded, through the page_* methods below
         return super()._write_format(fmt, folder)
 
     def table_chunks(self, name: str) -> Iterator[pd.DataFrame]:
@@ -733,21 +731,6 @@ class StoredAuditReport(AuditReport):
         files: ``stats.players`` sums counters chunk by chunk in flat memory."""
         for group in self._groups():
             yield self._frame("hand_facts", group), self._frame("game_facts", group)
-
-    def _write_csv_streamed(self, folder: Path) -> list[Path]:
-        """The CSV tables written part by part: memory holds one part at a time.
-
-        Typed chunks, so a part whose column is all integers writes ``12.0`` where
-        another part made the column float, as the whole table does."""
-        written = []
-        groups = self._groups()
-        for name in CSV_TABLES:
-            target = folder / f"{name}.csv"
-            with open(target, "w", encoding="utf-8", newline="") as out:
-                for i, df in enumerate(self.typed_chunks(name, groups)):
-                    df.to_csv(out, index=False, header=i == 0)
-            written.append(target)
-        return written
 
     def _write_parquet_streamed(self, folder: Path) -> list[Path]:
         """One Parquet file per table, written part by part.
