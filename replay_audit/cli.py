@@ -185,29 +185,26 @@ def _check_paths(paths: Sequence[str]) -> None:
             raise FileNotFoundError(f"no such file, folder or glob: {p}")
 
 
-def _input_files(args: argparse.Namespace) -> list[str]:
-    """The logs to read: paths expanded, each SQLite archive into its logs, with one
-    stderr line per archive saying how many rows it skipped (unless ``-q``)."""
-    from replay_audit.io import iter_log_paths
+def _archive_note(args: argparse.Namespace) -> Any:
+    """What to do with each SQLite archive the paths expand into: say on stderr how
+    many logs it holds and how many rows it skipped (nothing with ``-q``)."""
 
-    _check_paths(args.paths)
-    archives: list[Any] = []
-    files = [str(p) for p in iter_log_paths(args.paths, on_archive=archives.append)]
-    if not args.quiet:
-        for listing in archives:
+    def note(listing: Any) -> None:
+        if not args.quiet:
             print(listing.describe(), file=sys.stderr)
-    return files
+
+    return note
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
     from replay_audit.runner import run_audit
 
-    files = _input_files(args)
+    _check_paths(args.paths)
     rules = _rules_from_args(args)
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     out = Path(args.out) if args.out else Path("reports") / "audit"
     report = run_audit(
-        files,
+        args.paths,
         rules,
         jobs=args.jobs or None,
         strict=args.strict,
@@ -216,6 +213,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         out=out,
         resume=not args.no_resume,
+        on_archive=_archive_note(args),
     )
     written = report.write(out, formats)
     print(report.summary_text())
@@ -230,10 +228,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from replay_audit.audit import validate_file
     from replay_audit.runner import StoredAuditReport, run_audit
 
-    files = _input_files(args)
+    _check_paths(args.paths)
     with tempfile.TemporaryDirectory(prefix="replay-audit-validate-") as tmp:
         report = run_audit(  # stored: a million files keep the memory flat
-            files,
+            args.paths,
             _rules_from_args(args),
             jobs=args.jobs or None,
             strict=args.strict,
@@ -241,6 +239,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             out=Path(args.out) if args.out else Path(tmp),
             resume=bool(args.out),
             worker=validate_file,
+            on_archive=_archive_note(args),
         )
         assert isinstance(report, StoredAuditReport)  # it has an ``out`` folder
         bad = 0
@@ -307,16 +306,16 @@ def _cmd_players(args: argparse.Namespace) -> int:
         source: Any = _StoredReports([StoredAuditReport.open(p) for p in stored])
         table = stats.players(source, **options)
     else:
-        files = _input_files(args)
         with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
             report = run_audit(  # stored, so the statistics are summed part by part
-                files,
+                args.paths,
                 _rules_from_args(args),
                 jobs=args.jobs or None,
                 strict=args.strict,
                 progress=not args.quiet and sys.stderr.isatty(),
                 out=Path(tmp),
                 resume=False,
+                on_archive=_archive_note(args),
             )
             table = stats.players(report, **options)
     table = _select_players(table, args.player)

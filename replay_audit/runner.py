@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 import pyarrow as pa
@@ -56,6 +56,9 @@ from replay_audit.report import (
     table_frame,
 )
 from replay_audit.rules import RuleSet
+
+if TYPE_CHECKING:
+    from replay_audit.archive import ArchiveListing
 
 _T = TypeVar("_T")
 
@@ -1053,6 +1056,7 @@ def run_audit(
     out: Path | None = None,
     resume: bool = True,
     worker: Worker = audit_file,
+    on_archive: Callable[[ArchiveListing], None] | None = None,
 ) -> AuditReport:
     """Audit every log under ``paths`` (files, folders, globs) and gather one report.
 
@@ -1062,10 +1066,11 @@ def run_audit(
     loads them lazily; with ``resume`` a rerun skips files already audited with the
     same content and rules.  ``worker`` audits one file (``audit.validate_file``
     for a parse-and-replay check; resume then needs its own ``out`` folder).
+    ``on_archive`` gets the listing of each SQLite archive met (``io.iter_log_paths``).
     """
     from replay_audit.io import iter_log_paths
 
-    files = [str(p) for p in iter_log_paths(paths)]
+    files = [str(p) for p in iter_log_paths(paths, on_archive=on_archive)]
     if engine == "dask":
         from replay_audit.dask_engine import run_dask
 
