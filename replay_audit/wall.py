@@ -30,7 +30,8 @@ phoenix-2024 log, see ``tests/test_wall.py``)::
     n-2, n-1, n-4, ... replacement draws after a kan (three-player: or kita)
 
 with ``p`` players, ``n`` tiles and ``R`` replacement tiles (4, or 8 in
-three-player: the dead wall is 14 or 18 tiles).  Logs of 2009 (both hex
+three-player: the named dead-wall positions are 14 or 18 tiles; the live wall
+ends 14 tiles before the end in both, less one per replacement draw).  Logs of 2009 (both hex
 forms) read each dead-wall stack the other way up: their dora indicator is
 ``n-R-1`` and ura ``n-R-2``, the first replacement ``n-1``; see
 ``Wall.flipped``.
@@ -83,6 +84,8 @@ _CHUNK_BYTES: Final = 128
 _RND_WORDS: Final = 144
 """Words of shuffle randomness per hand (9 SHA-512 digests of 16 words)."""
 
+LIVE_HELD_BACK: Final = 14
+"""Tiles the live wall stops short of the end before any replacement draw."""
 FOUR_PLAYER_TILES: Final = tuple(range(136))
 THREE_PLAYER_TILES: Final = (0, 1, 2, 3, *range(32, 136))
 """Sanma drops 2m-8m (ids 4-31)."""
@@ -118,7 +121,8 @@ class Wall:
 
     @property
     def dead_wall_size(self) -> int:
-        """14 tiles (18 in three-player): the replacements and five dora stacks."""
+        """Named dead-wall positions, 14 (18 in three-player): the replacements
+        and five dora stacks (``live_count`` says how they meet the live wall)."""
         return self.replacement_count + 10
 
     @property
@@ -175,13 +179,17 @@ class Wall:
     def live_count(self, replacements: int = 0) -> int:
         """How many live draws the hand has after ``replacements`` replacement draws.
 
-        Each replacement draw moves the end of the live wall one tile
-        closer (the dead wall keeps its size): 70 - kans in four-player.
-        The three-player count (51 - kans - kitas, from the 18-tile dead wall)
-        follows the layout but was not checked on an exhaustive draw.
+        Tenhou keeps 14 tiles back from the live wall in both games, and each
+        replacement draw moves the end of the live wall one tile closer: 70 -
+        kans in four-player, 55 - kans - kitas in three-player (a real sanma
+        hand with three kita drew 52 live tiles before its exhaustive draw).
+        In three-player the named dead-wall positions (``dead_wall_size``, 18)
+        reach four tiles into that live wall: kan dora 3 and 4 (and their ura)
+        sit there, and are only shown after 3 or 4 kans, by which time the
+        live wall ends before them.
         """
         _check_range("replacement count", replacements, self.replacement_count + 1)
-        return len(self.tiles) - self.dead_wall_size - self.deal_size - replacements
+        return len(self.tiles) - LIVE_HELD_BACK - self.deal_size - replacements
 
     def position_of(self, tile: int) -> int:
         """Where a tile id sits in draw order (for diagnostics)."""

@@ -227,7 +227,10 @@ def test_three_player_tile_set() -> None:
     assert sorted(w.tiles) == sorted(THREE_PLAYER_TILES)
     assert w.players == 3 and w.dead_wall_size == 18 and w.deal_size == 39
     assert len(w.haipai(1)) == 3
-    assert w.live_count() == 108 - 18 - 39
+    # 14 tiles held back, as in four-player: a real sanma hand with three kita
+    # drew 52 live tiles (../shared/cases/sanma_three_kita_exhaustive_draw)
+    assert w.live_count() == 108 - 14 - 39
+    assert w.live_count(3) == 52
 
 
 def test_positions_partition_the_wall() -> None:
@@ -235,12 +238,28 @@ def test_positions_partition_the_wall() -> None:
     for players in (3, 4):
         for w in walls_from_seed(_SEED, players, hands=2):
             dealt = [t for hand in w.haipai(0) for t in hand]
-            live = [w.live_tile(i) for i in range(w.live_count())]
+            # three-player: the four tiles the named positions reach into the live
+            # wall (kan dora 3, 4) are gone from it once four replacements are drawn
+            live = [w.live_tile(i) for i in range(w.live_count(w.replacement_count - 4))]
             dead = [w.rinshan_tile(n) for n in range(w.replacement_count)]
             dead += [w.dora_indicator(k) for k in range(5)]
             dead += [w.ura_indicator(k) for k in range(5)]
             everything = dealt + live + dead
             assert sorted(everything) == sorted(w.tiles)
+
+
+def test_no_tile_is_both_drawn_and_shown() -> None:
+    """After ``r`` replacement draws (up to 4 of them kans), the live draws, the
+    replacements and the indicators the kans reveal are all different tiles."""
+    for players in (3, 4):
+        for w in walls_from_seed(_SEED, players, hands=2):
+            for r in range(w.replacement_count + 1):
+                for kans in range(min(r, 4) + 1):
+                    seen = [w.live_tile(i) for i in range(w.live_count(r))]
+                    seen += [w.rinshan_tile(n) for n in range(r)]
+                    seen += [w.dora_indicator(k) for k in range(kans + 1)]
+                    seen += [w.ura_indicator(k) for k in range(kans + 1)]
+                    assert len(seen) == len(set(seen)), (players, r, kans)
 
 
 def test_haipai_order_and_dealer_rotation() -> None:
