@@ -53,6 +53,8 @@ game.  Field codes:
 ``hand`` ``melds``         the replayed winner's tiles / melds differ from the log
 ``win_tile``               the replayed winning tile differs from ``machi``
 ``dora`` ``ura``           replayed (or wall) indicators differ from the log
+``ura_count``              a riichi win whose log-given ura indicators are not one
+                           per dora indicator (no wall to take them from)
 ``wall``                   the rebuilt wall disagrees with the log's INIT/DORA
 ``draw_wall_not_empty``    an exhaustive draw with live tiles left
 =========================  ==================================================
@@ -109,6 +111,13 @@ __all__ = [
 
 _NORTH = 30
 _KITA_KINDS = frozenset((_NORTH,))
+_DRAGON_KINDS = frozenset((31, 32, 33))
+_WIND_KINDS = frozenset((27, 28, 29, 30))
+_KAN_KINDS = frozenset((MeldKind.DAIMINKAN, MeldKind.ANKAN, MeldKind.KAKAN))
+_DAISANGEN, _DAISUUSHII, _SUUKANTSU = 39, 49, 51
+"""Tenhou yakuman ids that can carry pao (``RuleSet.pao_yakuman`` picks among them)."""
+_PAO_SETS = ((_DRAGON_KINDS, 3, _DAISANGEN), (_WIND_KINDS, 4, _DAISUUSHII))
+"""(kinds, sets of them that make the yakuman, its id): pao by completing sets."""
 """What a kita may set aside outside Toutenkou (there ``GARI_KINDS``: 1m, 5m, 9m, North)."""
 _TH_MASK = sum(1 << k for k in TERMINALS_AND_HONORS)
 """Bit mask of the terminal and honor kinds, for nagashi and kyuushu checks."""
@@ -127,13 +136,18 @@ class ResultReplay:
     ``win`` is set for a win, ``draw`` for an exhaustive draw or nagashi
     (``"nm"``), ``abort_ok`` for an abortive draw (did its condition hold?).
     ``win`` is ``None`` when the replay could not tell the winning tile (a ron
-    with no discard to ron).
+    with no discard to ron).  ``pao`` lists the winner's liabilities the calls
+    created, as ``(yakuman id, liable seat)``: the seat whose discard completed
+    the third dragon set (39), the fourth wind set (49) or, by daiminkan, the
+    fourth kan (51); the auditor keeps those its rules give pao for and holds
+    the result against the log's ``paoWho``.
     """
 
     result: RecordedWin | RecordedDraw
     win: WinContext | None = None
     draw: DrawContext | None = None
     abort_ok: bool | None = None
+    pao: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,6 +409,7 @@ class _Table:
         "hand",
         "indicators",
         "ippatsu",
+        "ippatsu_before_kakan",
         "json",
         "kan_dora_now",
         "kan_seats",
@@ -409,6 +424,7 @@ class _Table:
         "nagashi",
         "offer_kinds",
         "offer_seats",
+        "pao",
         "results",
         "riichi",
         "riichi_accepted",
@@ -456,10 +472,11 @@ class _Table:
         self.disc_mask = [0] * seats
         self.discarded = [False] * seats
         self.nagashi = [True] * seats
-        # Live wall: 136 - 14 dead - 13 * 4 dealt (three-player: 108 - 18 - 13 * 3, the
-        # dead wall holds 8 replacement tiles for kans and kita); every draw, rinshan
-        # too, takes one: the dead wall keeps its size by taking from the live wall.
-        self.live = 136 - 14 - 52 if n == 4 else 108 - 18 - 39
+        # Live wall: 136 - 14 dead - 13 * 4 dealt (three-player: 108 - 14 - 13 * 3, 55
+        # draws: a real sanma hand with three kita drew 52 live tiles before its
+        # exhaustive draw); every draw, rinshan too, takes one: the dead wall keeps
+        # its size by taking from the live wall.
+        self.live = 136 - 14 - 52 if n == 4 else 108 - 14 - 39
         self.rinshan_from_live = True
         if rules.scoring == "toutenkou":
             # Toutenkou (decided here, unverified: no real log exists): 112 tiles with
@@ -484,6 +501,8 @@ class _Table:
         self.riichi = [False] * seats
         self.riichi_double = [False] * seats
         self.ippatsu = [False] * seats
+        self.ippatsu_before_kakan: list[bool] | None = None
+        self.pao: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
         self.riichi_accepted: list[int] = []
         self.scores = list(hand.scores)
         self.sticks = hand.sticks
@@ -651,6 +670,7 @@ class _Table:
         rinshan = self.rinshan_due == s
         if rinshan:
             self.rinshan_due = -1
+            self.ippatsu_before_kakan = None
             if self.rinshan_from_live:
                 self.live -= 1
         else:
@@ -813,6 +833,8 @@ class _Table:
         if m.from_seat is not None and 0 <= m.from_seat < len(self.nagashi):
             self.nagashi[m.from_seat] = False
         self.melds[s].append(m)
+        if m.kind is not MeldKind.CHI and m.from_seat is not None:
+            self._liability(s, m)
         self.uninterrupted = False
         self._break_ippatsu()
         self.last_offer = None
@@ -826,6 +848,20 @@ class _Table:
         else:
             self.to_act = s
             self.after_call = True
+
+    def _liability(self, s: int, m: Meld) -> None:
+        """Pao: a pon or daiminkan that completes the seat's third dragon set,
+        fourth wind set, or (daiminkan) fourth kan makes the discarder liable.
+        Sets already declared count whatever their kind (an ankan of one dragon
+        and pons of the other two: the last pon completes the three)."""
+        k = m.tiles[0] >> 2 if m.tiles else -1
+        melds = self.melds[s]
+        liable = m.from_seat if m.from_seat is not None else -1
+        for kinds, needed, yakuman in _PAO_SETS:
+            if k in kinds and _sets_of(melds, kinds) == needed:
+                self.pao[s].append((yakuman, liable))
+        if m.kind is MeldKind.DAIMINKAN and sum(1 for x in melds if x.kind in _KAN_KINDS) == 4:
+            self.pao[s].append((_SUUKANTSU, liable))
 
     def _kan_declared(self, ev: Call, s: int) -> None:
         if self.live <= 0:
@@ -902,6 +938,9 @@ class _Table:
         self._kan_declared(ev, s)
         self._open_kan_dora()
         self.uninterrupted = False
+        # Robbing this kan (chankan) keeps the robber's ippatsu on Tenhou: the kan
+        # never happened.  The flags are kept until the replacement draw completes it.
+        self.ippatsu_before_kakan = list(self.ippatsu)
         self._break_ippatsu()
         self.offer_seats.append(s)
         self.offer_kinds.append(added >> 2)
@@ -994,6 +1033,7 @@ class _Table:
         tsumo = r.seat == r.from_seat
         hand = self.concealed[s]
         chankan = rinshan = haitei = houtei = tenhou = chiihou = renhou = False
+        ippatsu_now = self.ippatsu[s]
         if tsumo:
             if s != self.to_act or self.after_call:
                 self._find("win_out_of_turn", "tsumo outside the winner's draw", seq, s)
@@ -1015,6 +1055,8 @@ class _Table:
             if lo[2] == _OFFER_KITA and not self.rules.kita_ron:
                 self._find("kita_ron_not_allowed", "ron on a set-aside North", seq, s)
             chankan = lo[2] == _OFFER_KAKAN or lo[2] == _OFFER_ANKAN
+            if lo[2] == _OFFER_KAKAN and self.ippatsu_before_kakan is not None:
+                ippatsu_now = self.ippatsu_before_kakan[s]
             houtei = self.live == 0 and lo[2] == _OFFER_DISCARD
             renhou = self.uninterrupted and not self.discarded[s]
             tiles = [*hand, win_tile]
@@ -1046,7 +1088,7 @@ class _Table:
             players=self.n,
             riichi=riichi,
             double_riichi=riichi and self.riichi_double[s],
-            ippatsu=riichi and self.ippatsu[s],
+            ippatsu=riichi and ippatsu_now,
             haitei=haitei,
             houtei=houtei,
             rinshan=rinshan,
@@ -1059,7 +1101,7 @@ class _Table:
             honba=self.hand.honba,
             gari_seen=self._gari_seen(s, tiles, melds),
         )
-        return ResultReplay(r, win=ctx)
+        return ResultReplay(r, win=ctx, pao=tuple(self.pao[s]))
 
     def _gari_seen(self, s: int, tiles: list[int], melds: tuple[Meld, ...]) -> bool:
         """Toutenkou karasu needs a winner who never had a gari tile: none in the
@@ -1146,7 +1188,16 @@ class _Table:
                 recorded=tuple(r.dora),
                 computed=dora,
             )
-        if r.dora and (riichi or r.ura) and key(ura) != key(r.ura):
+        if r.dora and riichi and self.dead_ura is None and len(r.ura) != len(dora):
+            self._find(
+                "ura_count",
+                "the log gives a riichi win one ura indicator per dora indicator; this one does not",
+                seq,
+                s,
+                recorded=len(r.ura),
+                computed=len(dora),
+            )
+        elif r.dora and (riichi or r.ura) and key(ura) != key(r.ura):
             self._find(
                 "ura",
                 "ura indicators differ from the recorded doraHaiUra",
@@ -1172,18 +1223,19 @@ class _Table:
             tenpai = tuple(s < n and _has_wait(counts34(self.concealed[s])) for s in range(seats))
             nagashi = tuple(s < n and self.nagashi[s] for s in range(seats))
             if r.shown is not None:
-                shown = sorted(r.shown_seats)
-                computed = [s for s in range(seats) if tenpai[s]]
-                if shown != computed:
-                    self._find(
-                        "tenpai",
-                        "computed tenpai seats differ from the shown hands",
-                        r.seq,
-                        None,
-                        recorded=tuple(shown),
-                        computed=tuple(computed),
-                        category="draw",
-                    )
+                shown = set(r.shown_seats)
+                for s in range(n):
+                    if (s in shown) != tenpai[s]:
+                        self._find(
+                            "tenpai",
+                            f"seat {s} is {'tenpai' if tenpai[s] else 'noten'} but the log "
+                            f"{'does not show' if tenpai[s] else 'shows'} its hand",
+                            r.seq,
+                            s,
+                            recorded=int(s in shown),
+                            computed=int(tenpai[s]),
+                            category="draw",
+                        )
             ctx = DrawContext(tenpai=tenpai, nagashi=nagashi, dealer=self.hand.dealer, players=n)
             return ResultReplay(r, draw=ctx)
         return ResultReplay(r, abort_ok=self._abort_ok(r))
@@ -1336,6 +1388,18 @@ def _waits(counts: list[int]) -> set[int]:
 def _has_wait(counts: list[int]) -> bool:
     """Tenpai (Tenhou's way): some wait not held four times."""
     return wait_mask(counts) != 0
+
+
+def _sets_of(melds: Sequence[Meld], kinds: frozenset[int]) -> int:
+    """How many of ``melds`` are pons or kans of one of ``kinds``."""
+    return sum(
+        1
+        for x in melds
+        if x.kind is not MeldKind.CHI
+        and x.kind is not MeldKind.KITA
+        and x.tiles
+        and x.tiles[0] >> 2 in kinds
+    )
 
 
 def _same_tile(a: int, b: int | None) -> bool:

@@ -679,7 +679,7 @@ def test_tenpai_at_exhaustive_draw_and_four_held_wait() -> None:
     sc.ryuukyoku(shown=())
     rep = run(sc)
     (f,) = rep.findings
-    assert (f.category, f.field, f.recorded, f.computed) == ("draw", "tenpai", (), (1,))
+    assert (f.category, f.field, f.seat, f.recorded, f.computed) == ("draw", "tenpai", 1, 0, 1)
 
 
 TH_NAMES = ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
