@@ -33,7 +33,7 @@ from replay_audit.events import (
     RecordedWin,
     RiichiAccept,
 )
-from replay_audit.findings import Finding
+from replay_audit.findings import INFO, Finding
 from replay_audit.rules import (
     RuleSet,
     load_rules,
@@ -45,10 +45,11 @@ from replay_audit.rules import (
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay import GameReplay, HandReplay, ResultReplay
     from replay_audit.scoring.context import WinContext, WinValue
-    from replay_audit.scoring.final import Era
     from replay_audit.scoring.flow import HandState
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: notes (``findings.INFO``) and their ``notes`` counts, per-seat start-score
+and scores-before findings, ``comp_pao_seat``."""
 
 
 class _Outcome(TypedDict):
@@ -60,6 +61,9 @@ class _Outcome(TypedDict):
     draw_kind: str | None
     dealer_tenpai: bool | None
     sticks: int
+    """Riichi sticks left on the table after the hand."""
+    honba: int
+    """The hand's computed honba."""
 
 
 @dataclass(slots=True)
@@ -87,7 +91,8 @@ class FileAudit:
             "games": len(self.games),
             "hands": sum(g["hands"] for g in self.games),
             "results": len(self.hands),
-            "findings": len(self.findings),
+            "findings": sum(1 for f in self.findings if f["category"] != INFO),
+            "notes": sum(1 for f in self.findings if f["category"] == INFO),
             "error": self.error,
             "sha256": self.sha256,
         }
@@ -186,34 +191,107 @@ class _GameAuditor:
 
     def run(self) -> None:
         replay = self.replay()
-        hand_findings = {id(h.hand): h for h in replay.hands}
-        computed_start: tuple[int, ...] | None = None
-        prev_outcome: _Outcome | None = None
-        prev_hand: HandLog | None = None
-        sticks_left = 0
-        end_scores: tuple[int, ...] | None = None
-        for hand in self.game.hands:
-            hr = hand_findings.get(id(hand))
-            if hr is None:
-                continue
-            start = hand.scores
-            # prev_outcome is set with prev_hand; testing it too tells the checker
-            if prev_hand is not None and prev_outcome is not None and computed_start is not None:
-                self._check_transition(prev_hand, prev_outcome, hand, computed_start)
-                if not _scores_agree(hand.scores, computed_start, self.meta.players):
-                    start = _chain_start(
-                        hand, computed_start, self.meta.players, self.rules.riichi_cost
-                    )
-            end_scores, sticks_left, prev_outcome = self._audit_hand(hand, hr, start)
-            computed_start = end_scores
-            prev_hand = hand
-        if prev_hand is not None and prev_outcome is not None and end_scores is not None:
-            self._check_game_end(prev_hand, prev_outcome, end_scores, sticks_left)
+        self._note_warnings()
+        by_hand = {id(h.hand): h for h in replay.hands}
+        played = [(hand, by_hand[id(hand)]) for hand in self.game.hands if id(hand) in by_hand]
+        if not played:
+            return
+        first = played[0][0]
+        expected = self._check_opening(first)
+        chain: tuple[int, ...] | None = first.scores if expected is None else expected.scores
+        prev: tuple[HandLog, _Outcome] | None = None
+        for hand, hr in played:
+            if prev is not None:
+                expected = self._check_transition(prev[0], prev[1], hand, chain)
+            start = self._start_scores(hand, chain)
+            honba = expected.honba if expected is not None else hand.honba
+            sticks = expected.sticks if expected is not None else hand.sticks
+            chain, outcome = self._audit_hand(hand, hr, start, honba, sticks)
+            prev = (hand, outcome)
+        if prev is not None:
+            self._check_game_end(prev[0], prev[1], chain)
+
+    def _note_warnings(self) -> None:
+        """What the parser kept but did not understand reaches the report as notes."""
+        for text in self.game.warnings:
+            self.add(INFO, "parse_warning", f"the parser noted: {text}")
+
+    def _start_scores(self, hand: HandLog, chain: tuple[int, ...] | None) -> tuple[int, ...]:
+        """The scores this hand's computations start from: the computed chain; the
+        hand's own recorded ones where the chain is unknown (a note said so) or,
+        after a start-score mismatch, where the hand's own records agree with them
+        (``_chain_start``)."""
+        if chain is None:
+            return hand.scores
+        if _scores_agree(hand.scores, chain, self.meta.players):
+            return chain
+        return _chain_start(hand, chain, self.meta.players, self.rules.riichi_cost)
+
+    def _check_opening(self, first: HandLog) -> HandState | None:
+        """The first hand against the rules' start of a game (East 1, no honba or
+        sticks, the first dealer, everyone at the start points).  A log that starts
+        later is an excerpt (or lost its first hands): said in a note, and its first
+        hand is taken as recorded (``None``)."""
+        from replay_audit.scoring.flow import HandState, start_state
+
+        if first.round_index != 0 or first.honba != 0:
+            self.add(
+                INFO,
+                "first_hand",
+                f"the log starts at {first.label}, not at the first hand of a game: the hands "
+                "before it are missing (an excerpt?), so its start is taken as recorded",
+                first,
+                seq=first.seq,
+            )
+            return None
+        base = start_state(self.rules)
+        oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0")
+        expected = HandState(0, 0, 0, int(oya) if oya.isdigit() else 0, base.scores)
+        why = "the game's first hand does not start as the rules say"
+        self._compare_state(first, expected, why)
+        self._compare_scores(first, expected.scores, why)
+        return expected
+
+    def _compare_state(self, hand: HandLog, expected: HandState, why: str) -> None:
+        """Round, honba, sticks and dealer of ``hand`` against ``expected``."""
+        for name, rec, comp in (
+            ("round", hand.round_index, expected.round_index),
+            ("honba", hand.honba, expected.honba),
+            ("sticks", hand.sticks, expected.sticks),
+            ("dealer", hand.dealer, expected.dealer),
+        ):
+            if rec != comp:
+                self.add(
+                    "transition",
+                    name,
+                    f"{name} at the start of this hand: {why}",
+                    hand,
+                    seq=hand.seq,
+                    recorded=rec,
+                    computed=comp,
+                )
+
+    def _compare_scores(self, hand: HandLog, computed: Sequence[int], why: str) -> None:
+        for s in range(self.meta.players):
+            if hand.scores[s] != computed[s]:
+                self.add(
+                    "transition",
+                    "start_scores",
+                    f"seat {s}'s start score: {why}",
+                    hand,
+                    seq=hand.seq,
+                    seat=s,
+                    recorded=hand.scores[s],
+                    computed=computed[s],
+                )
 
     # -- one hand
     def _audit_hand(
-        self, hand: HandLog, hr: HandReplay, start: tuple[int, ...]
-    ) -> tuple[tuple[int, ...], int, _Outcome]:
+        self, hand: HandLog, hr: HandReplay, start: tuple[int, ...], honba: int, sticks: int
+    ) -> tuple[tuple[int, ...] | None, _Outcome]:
+        """Audit one hand's results from its computed start (scores, honba and
+        sticks); return the scores after it (``None`` when a result's payments
+        could not be computed) and how it ended."""
         from replay_audit.scoring.hand import score_win
         from replay_audit.scoring.payments import (
             exhaustive_draw_deltas,
@@ -223,7 +301,7 @@ class _GameAuditor:
         rules = self.rules
         players = self.meta.players
         scores = list(start)
-        sticks = hand.sticks
+        known = True
         results_by_id = {id(r.result): r for r in hr.results}
         first_winner_done = False
         winners: list[int] = []
@@ -237,7 +315,11 @@ class _GameAuditor:
                 ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
                 scores[ra.seat] -= rules.riichi_cost
                 sticks += 1
-                if ra.scores is not None and tuple(ra.scores[:players]) != tuple(scores[:players]):
+                if (
+                    known
+                    and ra.scores is not None
+                    and tuple(ra.scores[:players]) != tuple(scores[:players])
+                ):
                     self.add(
                         "payment",
                         "riichi_deposit",
@@ -258,29 +340,33 @@ class _GameAuditor:
                 "hand_index": hand.index,
                 "hand": hand.label,
                 "round_index": hand.round_index,
-                "honba": hand.honba,
+                "honba": honba,
                 # a later winner of a multiple ron finds the table empty
                 "sticks": 0 if first_winner_done else sticks,
                 "dealer": hand.dealer,
                 "seq": ev.seq,
             }
             n_before = len(self.findings)
-            if ev.scores_before and tuple(ev.scores_before[:players]) != tuple(scores[:players]):
-                self.add(
-                    "payment",
-                    "scores_before",
-                    "scores before this result differ from the start scores less riichi sticks and earlier payments",
-                    hand,
-                    seq=ev.seq,
-                    recorded=_fmt(ev.scores_before[:players]),
-                    computed=_fmt(scores[:players]),
-                )
+            if known and ev.scores_before:
+                for s in range(players):
+                    if ev.scores_before[s] != scores[s]:
+                        self.add(
+                            "payment",
+                            "scores_before",
+                            f"seat {s}'s score before this result differs from its start score "
+                            "less riichi sticks and earlier payments",
+                            hand,
+                            seq=ev.seq,
+                            seat=s,
+                            recorded=ev.scores_before[s],
+                            computed=scores[s],
+                        )
             if isinstance(ev, RecordedWin):
                 computed = self._audit_win(
-                    hand, ev, rr, row, sticks, not first_winner_done, score_win
+                    hand, ev, rr, row, honba, sticks, not first_winner_done, score_win
                 )
                 if not first_winner_done:
-                    self._check_ba(hand, ev, sticks)
+                    self._check_ba(hand, ev, honba, sticks)
                 first_winner_done = True
                 winners.append(ev.seat)
             else:
@@ -288,16 +374,26 @@ class _GameAuditor:
                 computed, dealer_tenpai = self._audit_draw(
                     hand, ev, rr, row, sticks, exhaustive_draw_deltas, nagashi_deltas
                 )
-                self._check_ba(hand, ev, sticks)
-            if computed is None and ev.deltas:
-                # Nothing could be computed (the hand is already flagged): the
-                # chain goes on with what the log paid, so the next hand is not
-                # reported a second time for the same problem.
-                computed = tuple(ev.deltas)
-            if computed is not None:
+                self._check_ba(hand, ev, honba, sticks)
+            if computed is None:
+                # Nothing could be computed (the result is already flagged above).
+                # The log's own payments are not taken instead: the chain stops
+                # here and the next hand starts from its recorded scores.
+                if known:
+                    self.add(
+                        INFO,
+                        "payments_unknown",
+                        "this result's payments could not be computed, so the scores after "
+                        "this hand are not known: the next hand is audited from its recorded "
+                        "start scores",
+                        hand,
+                        seq=ev.seq,
+                    )
+                known = False
+            else:
                 for s in range(players):
                     scores[s] += computed[s]
-            row["n_findings"] = len(self.findings) - n_before
+            row["n_findings"] = _problems(self.findings[n_before:])
             row["status"] = "mismatch" if row["n_findings"] else "ok"
             self.hand_rows.append(row)
         sticks_after = 0 if winners else sticks
@@ -307,20 +403,23 @@ class _GameAuditor:
             "draw_kind": draw_kind,
             "dealer_tenpai": dealer_tenpai,
             "sticks": sticks_after,
+            "honba": honba,
         }
-        return tuple(scores), sticks_after, outcome
+        return (tuple(scores) if known else None), outcome
 
-    def _check_ba(self, hand: HandLog, ev: RecordedWin | RecordedDraw, sticks: int) -> None:
+    def _check_ba(
+        self, hand: HandLog, ev: RecordedWin | RecordedDraw, honba: int, sticks: int
+    ) -> None:
         legacy = isinstance(ev, RecordedWin) and (self.meta.date or "9") < "2007"
-        if ev.honba is not None and ev.honba != hand.honba:
+        if ev.honba is not None and ev.honba != honba:
             self.add(
                 "transition",
                 "ba_honba",
-                "honba in the result differs from the hand's honba",
+                "honba in the result differs from the hand's computed honba",
                 hand,
                 seq=ev.seq,
                 recorded=ev.honba,
-                computed=hand.honba,
+                computed=honba,
             )
         if ev.sticks is not None and not legacy and ev.sticks != sticks:
             self.add(
@@ -339,6 +438,7 @@ class _GameAuditor:
         ev: RecordedWin,
         rr: ResultReplay | None,
         row: dict[str, Any],
+        honba: int,
         sticks: int,
         first: bool,
         score_win: Callable[[WinContext, RuleSet], WinValue],
@@ -413,21 +513,44 @@ class _GameAuditor:
                     **where,
                 )
         players = self.meta.players
+        liable = self._pao_seat(ev, rr, value)
+        row["comp_pao_seat"] = liable
+        recorded_pao = ev.pao_seat if ev.pao_seat != ev.seat else None
+        if recorded_pao != liable:
+            self.add(
+                "payment",
+                "pao_seat",
+                "the liable (pao) seat differs from the one the calls make liable",
+                hand,
+                recorded=recorded_pao,
+                computed=liable,
+                **where,
+            )
         deltas = win_deltas(
             value,
             winner=ev.seat,
             from_seat=ev.from_seat,
             dealer=hand.dealer,
             players=players,
-            honba=hand.honba,
+            honba=honba,
             sticks=sticks,
             first_winner=first,
-            pao_seat=ev.pao_seat,
+            pao_seat=liable,
             rules=self.rules,
         )
         row["comp_deltas"] = _fmt(tuple(deltas[:players]))
         self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
         return tuple(deltas)
+
+    def _pao_seat(self, ev: RecordedWin, rr: ResultReplay | None, value: WinValue) -> int | None:
+        """The seat liable for this win (pao), from the calls: a liability the
+        replay found for a yakuman the hand scored and the rules give pao for."""
+        if rr is None:
+            return None
+        for yakuman, seat in rr.pao:
+            if yakuman in self.rules.pao_yakuman and yakuman in value.yakuman and seat != ev.seat:
+                return seat
+        return None
 
     def _compare_deltas(
         self,
@@ -517,20 +640,17 @@ class _GameAuditor:
 
     # -- between hands
     def _check_transition(
-        self, prev: HandLog, outcome: _Outcome, hand: HandLog, computed_start: tuple[int, ...]
-    ) -> None:
-        players = self.meta.players
-        if tuple(hand.scores[:players]) != tuple(computed_start[:players]):
-            self.add(
-                "transition",
-                "start_scores",
-                "start scores differ from the previous hand's scores after its payments",
-                hand,
-                seq=hand.seq,
-                recorded=_fmt(hand.scores[:players]),
-                computed=_fmt(computed_start[:players]),
+        self, prev: HandLog, outcome: _Outcome, hand: HandLog, chain: tuple[int, ...] | None
+    ) -> HandState | None:
+        """``hand``'s start against what ``prev`` leads to; the expected state, or
+        ``None`` when the game should have ended before it."""
+        if chain is not None:
+            self._compare_scores(
+                hand, chain, "differs from the previous hand's scores after its payments"
             )
-        expected = _expected_next(prev, outcome, computed_start, self.rules, self.meta)
+        # with the chain unknown (a note said so) the flow reads this hand's scores
+        scores = chain if chain is not None else hand.scores
+        expected = _expected_next(prev, outcome, scores, self.rules, self.meta)
         if expected is None:
             self.add(
                 "transition",
@@ -539,65 +659,127 @@ class _GameAuditor:
                 hand,
                 seq=hand.seq,
             )
-            return
-        for name, rec, comp in (
-            ("round", hand.round_index, expected.round_index),
-            ("honba", hand.honba, expected.honba),
-            ("sticks", hand.sticks, expected.sticks),
-            ("dealer", hand.dealer, expected.dealer),
-        ):
-            if rec != comp:
-                self.add(
-                    "transition",
-                    name,
-                    f"{name} at the start of this hand differs from what the previous hand leads to",
-                    hand,
-                    seq=hand.seq,
-                    recorded=rec,
-                    computed=comp,
-                )
+            return None
+        self._compare_state(hand, expected, "differs from what the previous hand leads to")
+        return expected
 
     def _check_game_end(
-        self, last: HandLog, outcome: _Outcome, end_scores: tuple[int, ...], sticks_left: int
+        self, last: HandLog, outcome: _Outcome, end_scores: tuple[int, ...] | None
     ) -> None:
-        from replay_audit.scoring.final import detect_era, final_points, uma_for_date
-
         owari = self.game.owari
+        scores = end_scores if end_scores is not None else last.scores
+        goes_on = _expected_next(last, outcome, scores, self.rules, self.meta) is not None
+        if self.game.errors:
+            goes_on = False  # hands were lost to a parse error: it is reported, not the end
+            if owari is None:
+                return
         if owari is None:
-            return  # an excerpt or a cut game: nothing recorded to compare
-        if _expected_next(last, outcome, end_scores, self.rules, self.meta) is not None:
+            if _is_editor_export(self.meta):
+                self.add(
+                    INFO,
+                    "no_final_scores",
+                    "an editor or viewer export without final scores (sc): the hands are "
+                    "audited, the end of the game is not",
+                    last,
+                )
+                return
+            self.add(
+                "final",
+                "owari_missing",
+                "the log ends without final scores (owari): the game's end is missing",
+                last,
+            )
+        if goes_on:
             self.add(
                 "transition",
                 "game_over",
                 "the log ends here but the rules say the game goes on",
                 last,
             )
+        if owari is not None:
+            self._check_final(last, owari, end_scores, outcome["sticks"])
+
+    def _check_final(
+        self, last: HandLog, owari: Owari, end_scores: tuple[int, ...] | None, sticks_left: int
+    ) -> None:
+        """The final line against the last scores and every settlement the log's
+        date allows (``scoring.final.readings``); where several disagree, the one
+        the log follows is named in a note, and none is passed over in silence."""
+        from replay_audit.dating import log_window
+        from replay_audit.scoring.final import final_points, readings
+
         players = self.meta.players
-        date = game_date(self.game)
-        rules = uma_for_date(self.rules, date, self.meta.hanchan)
-        era = _final_era(rules, owari, date, detect_era)
-        raw, pts = final_points(end_scores[:players], sticks_left, rules, era=era)
-        for s in range(players):
-            if owari.scores[s] != raw[s]:
-                self.add(
-                    "final",
-                    "final_score",
-                    "final score differs from the last scores plus leftover sticks",
-                    last,
-                    seat=s,
-                    recorded=owari.scores[s],
-                    computed=raw[s],
-                )
-            if abs(owari.points[s] - pts[s]) > 0.05:
-                self.add(
-                    "final",
-                    "final_points",
-                    f"final points differ (uma/oka, rounding {era})",
-                    last,
-                    seat=s,
-                    recorded=owari.points[s],
-                    computed=pts[s],
-                )
+        window = log_window(self.game)
+        options = readings(self.rules, window, self.meta.hanchan)
+        if end_scores is None:
+            self.add(
+                INFO,
+                "final_scores_unchecked",
+                "the last hand's payments could not be computed: the final scores are taken "
+                "as recorded and only their uma and oka are checked",
+                last,
+            )
+            base, left = tuple(owari.scores), 0
+        else:
+            base, left = end_scores, sticks_left
+        results = [final_points(base[:players], left, r.rules, era=r.era) for r in options]
+        raw = results[0][0]
+        if end_scores is not None:
+            for s in range(players):
+                if owari.scores[s] != raw[s]:
+                    self.add(
+                        "final",
+                        "final_score",
+                        "final score differs from the last scores plus leftover sticks",
+                        last,
+                        seat=s,
+                        recorded=owari.scores[s],
+                        computed=raw[s],
+                    )
+
+        def misses(points: Sequence[float]) -> list[int]:
+            return [s for s in range(players) if abs(owari.points[s] - points[s]) > 0.05]
+
+        distinct = {tuple(p for p in pts[:players]) for _, pts in results}
+        pick = min(range(len(options)), key=lambda i: len(misses(results[i][1])))
+        chosen, pts = options[pick], results[pick][1]
+        if len(distinct) > 1:
+            others = "; ".join(
+                f"{r.label} would give {_fmt(tuple(results[i][1][:players]))}"
+                for i, r in enumerate(options)
+                if i != pick
+            )
+            fits = "follow" if not misses(pts) else "fit no reading; compared with"
+            self.add(
+                INFO,
+                "final_reading",
+                f"the log's date is {window.describe()}, so the rule of its final points "
+                f"is not known from the log itself: the recorded points {fits} "
+                f"{chosen.label}; {others}",
+                last,
+            )
+        for s in misses(pts):
+            self.add(
+                "final",
+                "final_points",
+                f"final points differ (uma/oka, {chosen.label})",
+                last,
+                seat=s,
+                recorded=owari.points[s],
+                computed=pts[s],
+            )
+
+
+def _problems(findings: Sequence[Finding]) -> int:
+    """How many of ``findings`` are problems (notes left out)."""
+    return sum(1 for f in findings if f.category != INFO)
+
+
+def _is_editor_export(meta: GameMeta) -> bool:
+    """A tenhou.net/6 editor or viewer export (formats.md §4.1, kind 2): no ``ver``
+    and no log id, often one hand, never final scores.  An official download has
+    both, so its missing ``sc`` is a finding."""
+    return meta.format == "tenhou-json" and meta.log_id is None and "ver" not in dict(meta.extra)
 
 
 def _scores_agree(a: Sequence[int], b: Sequence[int], players: int) -> bool:
@@ -626,29 +808,6 @@ def _chain_start(
     return hand.scores
 
 
-ERA1_LAST_SEEN = "2021100399"
-EXACT_FIRST_SEEN = "2022060100"
-
-
-def _final_era(
-    rules: RuleSet, owari: Owari, date: str | None, detect_era: Callable[..., Era]
-) -> Era:
-    """Which final-point rounding applies.  The log's date decides where it can
-    (Tenhou rounded to 1000 until at least 2021-10-03 and wrote exact tenths from
-    2022-06-01 at the latest, ``scoring-rules.md`` §14); only an undated log or
-    one from the months between is matched against its own ``owari``, as that
-    section's auditor rule says."""
-    if rules.rounding != "auto":
-        return rules.rounding
-    if date is not None:
-        stamp = date.ljust(10, "0")
-        if stamp >= EXACT_FIRST_SEEN:
-            return "exact"
-        if stamp <= ERA1_LAST_SEEN:
-            return "era1"
-    return detect_era(owari, rules, date=date)
-
-
 def _expected_next(
     prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], rules: RuleSet, meta: GameMeta
 ) -> HandState | None:
@@ -659,7 +818,7 @@ def _expected_next(
         return None
     state = HandState(
         round_index=prev.round_index,
-        honba=prev.honba,
+        honba=outcome["honba"],
         sticks=outcome["sticks"],
         dealer=prev.dealer,
         scores=tuple(scores[: meta.players]),
@@ -733,8 +892,9 @@ def _game_row(
         "date": meta.date,
         "hands": len(game.hands),
         "results": len(hands),
-        "findings": len(findings),
-        "status": "mismatch" if findings else "ok",
+        "findings": _problems(findings),
+        "notes": len(findings) - _problems(findings),
+        "status": "mismatch" if _problems(findings) else "ok",
     }
     for s in range(4):
         row[f"name{s}"] = game.players[s].name if s < len(game.players) else None
@@ -887,8 +1047,9 @@ def _audit_parsed(
 ) -> None:
     p = fa.path
     findings, hand_rows, used = audit_game(game, rule_set, replay_only=replay_only)
-    if strict and findings:
-        first = findings[0]
+    problems = [f for f in findings if f.category != INFO]
+    if strict and problems:
+        first = problems[0]
         raise LogFormatError(
             first.message, source=p, log_id=first.log_id, hand=first.hand, index=first.seq
         )
@@ -897,7 +1058,7 @@ def _audit_parsed(
     fa.findings.extend(_finding_row(f) for f in findings)
     if any(f.category == "parse" for f in findings):
         fa.status = "error"
-    elif findings:
+    elif _problems(findings):
         fa.status = "mismatch"
     if with_facts:
         _add_facts(fa, game)

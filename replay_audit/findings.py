@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 Category = Literal[
-    "parse", "replay", "hand_value", "payment", "draw", "transition", "final", "rules"
+    "parse", "replay", "hand_value", "payment", "draw", "transition", "final", "rules", "info"
 ]
 CATEGORIES: tuple[str, ...] = (
     "parse",
@@ -22,7 +22,18 @@ CATEGORIES: tuple[str, ...] = (
     "transition",
     "final",
     "rules",
+    "info",
 )
+INFO = "info"
+"""The category of a *note*, not a problem: what the audit inferred (a lobby's uma,
+the rounding of an undated log), assumed, or could not check (an excerpt's first
+hands).  Notes are listed with the findings so nothing is passed over in silence,
+but they do not make a file a mismatch, and counts of findings leave them out."""
+
+
+def is_problem(category: object) -> bool:
+    """Whether a finding of this category is a problem (everything but a note)."""
+    return category != INFO
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 from replay_audit import __version__
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
-from replay_audit.findings import CATEGORIES
+from replay_audit.findings import CATEGORIES, INFO
 from replay_audit.rules import RuleSet, load_rules
 
 FORMATS = ("csv", "parquet", "json", "jsonl", "html")
@@ -38,6 +38,7 @@ FILE_COLUMNS = [
     "hands",
     "results",
     "findings",
+    "notes",
     "error",
     "sha256",
 ]
@@ -54,6 +55,7 @@ GAME_COLUMNS = [
     "hands",
     "results",
     "findings",
+    "notes",
     "status",
     *[f"{c}{s}" for s in range(4) for c in ("name", "final_score", "final_points")],
 ]
@@ -71,6 +73,7 @@ HAND_COLUMNS = [
     "winner",
     "from_seat",
     "pao_seat",
+    "comp_pao_seat",
     "rec_han",
     "comp_han",
     "rec_fu",
@@ -120,6 +123,7 @@ INT_COLUMNS = frozenset(
         "hands",
         "results",
         "findings",
+        "notes",
         "players",
         "go_type",
         "lobby",
@@ -132,6 +136,7 @@ INT_COLUMNS = frozenset(
         "winner",
         "from_seat",
         "pao_seat",
+        "comp_pao_seat",
         "rec_han",
         "comp_han",
         "rec_fu",
@@ -227,12 +232,14 @@ class AuditReport:
     # -- summaries
     @property
     def clean(self) -> bool:
-        return bool(self.findings.empty)
+        """No problem found (notes do not count)."""
+        return self.findings.empty or bool((self.findings["category"] == INFO).all())
 
     def summary(self) -> dict[str, Any]:
         by_cat = (
             self.findings["category"].value_counts().to_dict() if not self.findings.empty else {}
         )
+        notes = int(by_cat.pop(INFO, 0))
         status = self.files["status"].value_counts().to_dict() if not self.files.empty else {}
         return {
             "schema_version": SCHEMA_VERSION,
@@ -245,8 +252,9 @@ class AuditReport:
             "games": len(self.games),
             "hands": int(self.games["hands"].sum()) if not self.games.empty else 0,
             "results": len(self.hands),
-            "findings": len(self.findings),
+            "findings": len(self.findings) - notes,
             "findings_by_category": {c: int(by_cat.get(c, 0)) for c in CATEGORIES if by_cat.get(c)},
+            "notes": notes,
         }
 
     def summary_text(self) -> str:
@@ -258,6 +266,10 @@ class AuditReport:
             f"findings: {s['findings']}",
         ]
         lines += [f"  {cat:<11} {n}" for cat, n in s["findings_by_category"].items()]
+        if s["notes"]:
+            lines.append(
+                f"notes:    {s['notes']} (info rows: what the audit inferred or could not check)"
+            )
         return "\n".join(lines)
 
     # -- writers

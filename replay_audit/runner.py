@@ -771,7 +771,7 @@ class StoredAuditReport(AuditReport):
 
     def summary(self) -> dict[str, Any]:
         """``AuditReport.summary()`` from the run's totals: no table is loaded."""
-        from replay_audit.findings import CATEGORIES
+        from replay_audit.findings import CATEGORIES, INFO
 
         if self._tally is None:
             self._tally = Tally()
@@ -793,7 +793,10 @@ class StoredAuditReport(AuditReport):
             "hands": hands,
             "results": results,
             "findings": findings,
-            "findings_by_category": {c: t.categories[c] for c in CATEGORIES if t.categories.get(c)},
+            "findings_by_category": {
+                c: t.categories[c] for c in CATEGORIES if t.categories.get(c) and c != INFO
+            },
+            "notes": t.categories.get(INFO, 0),
         }
 
     def __repr__(self) -> str:

@@ -1,7 +1,13 @@
-"""Shared test helpers: where the real-log corpus lives (tests skip without it)."""
+"""Shared test helpers: where the real-log corpus lives.
+
+Tests that read ``../shared/corpus`` skip cleanly on a machine without it, so the
+project's own tests still pass there.  In CI they must not: ``.ci/run`` sets
+``REPLAY_AUDIT_REQUIRE_CORPUS=1``, and then a missing corpus is a failure.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,21 +15,30 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
+CASES = ROOT.parent / "shared" / "cases"
+REQUIRED = os.environ.get("REPLAY_AUDIT_REQUIRE_CORPUS") == "1"
+
+
+def need(path: Path, what: str = "../shared/corpus") -> Path:
+    """``path`` if it exists; else skip the test (fail it in CI)."""
+    if not path.exists():
+        message = f"{what} is absent ({path})"
+        if REQUIRED:
+            pytest.fail(f"REPLAY_AUDIT_REQUIRE_CORPUS=1 but {message}")
+        pytest.skip(message)
+    return path
 
 
 @pytest.fixture
 def corpus() -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/corpus is absent")
-    return CORPUS
+    return need(CORPUS)
 
 
 @pytest.fixture(scope="session")
 def corpus_audit():
     """The whole corpus audited once in this process (one job, in memory): the
-    reference the parallel and Dask runs are compared with."""
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/corpus is absent")
+    reference the pin, the parallel and the Dask runs are compared with."""
+    need(CORPUS)
     from replay_audit.runner import run_audit
 
     return run_audit([CORPUS], jobs=1)

@@ -481,7 +481,8 @@ def _clean_edit(old: bytes, new: bytes, expect: Expect) -> Callable[[], tuple[by
     return build
 
 
-# clean_ron.xml: GO(0) UN(1) TAIKYOKU(2) INIT(3) T2(4) D2(5) AGARI(6)
+# clean_ron.xml (South 1, the last hand of a game): GO(0) UN(1) TAIKYOKU(2) INIT(3) T2(4)
+# D2(5) AGARI(6)
 _CLEAN_AGARI = b'who="1" fromWho="0"'
 FIXTURE_CASES += [
     Case(
@@ -529,7 +530,7 @@ FIXTURE_CASES += [
         _clean_edit(
             b"<T2/>",
             b"<?pi x?><T2/>",
-            Expect("error", "parse", "LogFormatError", "E1-0", 4),
+            Expect("error", "parse", "LogFormatError", "S1-0", 4),
         ),
     ),
     Case(
@@ -556,7 +557,7 @@ FIXTURE_CASES += [
         _clean_edit(
             _CLEAN_AGARI,
             b'who="99999999999999999999999" fromWho="0"',
-            Expect("error", "parse", "InvalidValueError", "E1-0", 6),
+            Expect("error", "parse", "InvalidValueError", "S1-0", 6),
         ),
     ),
     Case(
@@ -720,7 +721,8 @@ def test_good_files_audit_as_they_do_alone(batch: Batch) -> None:
         alone = audit_file(path)
         row = r.files.set_index("file").loc[str(path)]
         assert row["status"] == alone.status
-        assert int(row["findings"]) == len(alone.findings)
+        assert int(row["findings"]) == alone.file_row()["findings"]
+        assert int(row["notes"]) == alone.file_row()["notes"]
         mine = _findings(batch, path)
         key = ["category", "field", "hand", "seq", "seat"]
         batch_keys = sorted(_norm(t) for t in mine[key].itertuples(index=False))
@@ -946,8 +948,8 @@ def _huge_xml_score() -> bytes:
     """A start score of 4,299 digits parses as an int, but in points (x100) it
     has 4,301 and can no longer be printed."""
     data = _clean_xml()
-    assert b'ten="250,250,250,250"' in data
-    return data.replace(b'ten="250,250,250,250"', b'ten="' + b"9" * 4299 + b',250,250,250"')
+    assert b'ten="10,350,340,300"' in data
+    return data.replace(b'ten="10,350,340,300"', b'ten="' + b"9" * 4299 + b',350,340,300"')
 
 
 def _one_file_batch(tmp_path: Path, name: str, data: bytes) -> AuditReport:

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.audit import FileAudit
+from replay_audit.audit import SCHEMA_VERSION, FileAudit
 from replay_audit.report import TABLES, AuditReport
 from replay_audit.runner import (
     INDEX_NAME,
@@ -459,5 +459,5 @@ def test_outputs_name_the_schema_and_tool_version(tmp_path: Path) -> None:
         report.write(folder, ["parquet"])
         meta = pq.read_schema(folder / "hands.parquet").metadata
         assert meta[b"replay_audit.version"] == replay_audit.__version__.encode()
-        assert meta[b"replay_audit.schema_version"] == b"1"
+        assert meta[b"replay_audit.schema_version"] == str(SCHEMA_VERSION).encode()
         assert json.loads((folder / "summary.json").read_text())["tool_version"]

@@ -123,8 +123,8 @@ def test_four_player_fixture_merges_in_table_order() -> None:
     assert (win.seat, win.from_seat, win.pao_seat) == (1, 2, None)
     assert (win.fu, win.points, win.limit, win.han) == (40, 2600, 0, 2)
     assert win.yaku == ((1, 1), (2, 1))  # riichi, ippatsu (ron before the riichi seat's turn)
-    assert win.scores_before == (25000, 24000, 25000, 25000)
-    assert (win.honba, win.sticks) == (0, 1)
+    # the JSON records no honba, sticks or scores at the result (only the hand header)
+    assert win.scores_before == () and win.honba is None and win.sticks is None
     assert [kind(t) for t in win.dora] == [31, 9, 26]
     assert [kind(t) for t in win.ura] == [6, 28, 24]  # one ura indicator per dora indicator
     assert game.hands[1].results[0].kind == "yao9"
@@ -169,7 +169,7 @@ def test_three_player_fixture() -> None:
     assert not any(isinstance(e, NewDora) for e in game.hands[0].events)  # kita shows no dora
     (win,) = game.hands[0].results
     assert isinstance(win, RecordedWin)
-    assert win.scores_before == (35000, 34000, 35000, 0)
+    assert win.scores_before == ()
     assert win.seat == win.from_seat == 1  # riichi, tsumo, pinfu: 20 fu 3 han, 700-1300
     assert win.points == 2000 and win.deltas == (-1300, 3000, -700, 0)  # tsumo loss, stick
     kokushi = game.hands[1].results[0]

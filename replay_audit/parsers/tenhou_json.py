@@ -737,20 +737,7 @@ def _parse_hand(
     if connections:
         moves = _insert_connections(moves, connections, names)
         moves = [_reseq(m, i) for i, m in enumerate(moves)]
-    results = _results(
-        result_raw,
-        result_kind,
-        hand,
-        final,
-        moves,
-        scores,
-        honba,
-        sticks,
-        dora,
-        ura,
-        warnings,
-        index,
-    )
+    results = _results(result_raw, result_kind, hand, final, moves, dora, ura, warnings, index)
     return HandLog(
         index=index,
         seq=index,
@@ -1223,19 +1210,15 @@ def _results(
     h: _Hand,
     st: _State,
     moves: list[Move],
-    scores: tuple[int, ...],
-    honba: int,
-    sticks: int,
     dora: list[Tile],
     ura: list[Tile],
     warnings: list[str],
     index: int,
 ) -> list[Event]:
-    accepted = [i for i in range(4) if st.accepted[i]]
-    before = list(scores)
-    for s in accepted:
-        before[s] -= 1000
-    on_table = sticks + len(accepted)
+    # A JSON result records its deltas only: the honba, sticks and scores at the
+    # result are not in the file (the hand header has the start's, kept on the
+    # HandLog), so they stay unset here rather than be built from the header,
+    # which would make the auditor compare the header with itself.
     seq = len(moves)
     revealed = tuple(dora[: st.dora_used + 1])
     if kind_ != "win":
@@ -1246,9 +1229,6 @@ def _results(
             RecordedDraw(
                 seq=seq,
                 kind=kind_,
-                honba=honba,
-                sticks=on_table,
-                scores_before=tuple(before),
                 deltas=deltas,
                 shown=None,
                 status_string=raw[0],
@@ -1285,7 +1265,6 @@ def _results(
                 yakuman.append(yid)
             elif ym["han"] is not None:
                 yaku.append((yid, int(ym["han"])))
-        first = not out
         out.append(
             RecordedWin(
                 seq=seq + len(out),
@@ -1298,16 +1277,12 @@ def _results(
                 yakuman=tuple(yakuman),
                 dora=revealed,
                 ura=tuple(ura) if st.accepted[who] else (),
-                honba=honba,
-                sticks=on_table if first else 0,
-                scores_before=tuple(before),
                 deltas=deltas,
                 pao_seat=pao if pao != who else None,
                 point_string=point_string,
                 yaku_names=tuple(names),
             )
         )
-        before = [b + d for b, d in zip(before, deltas, strict=True)]
     return out
 
 
@@ -1325,8 +1300,9 @@ def _deltas(raw: object) -> tuple[int, ...]:
 def comparable(event: Event, aka: bool = True) -> tuple[object, ...]:
     """An event as a plain tuple with tiles reduced to (kind, red) and ``seq``
     left out: JSON has no copy numbers, so this is how an XML and a JSON reading
-    of the same game are held against each other.  Win fields JSON does not
-    carry (hand, melds, win tile, fu of limit hands, ``裏ドラ(0飜)``) are left out."""
+    of the same game are held against each other.  Result fields JSON does not
+    carry (hand, melds, win tile, fu of limit hands, ``裏ドラ(0飜)``, the ``ba``
+    honba and sticks, the scores before the result) are left out."""
 
     def t(tile: Tile) -> tuple[int, bool]:
         return kind(tile), is_red(tile, aka)
@@ -1359,10 +1335,6 @@ def comparable(event: Event, aka: bool = True) -> tuple[object, ...]:
         return (
             "win", event.seat, event.from_seat, event.pao_seat, event.points, event.limit,
             tuple(y for y in event.yaku if y != (53, 0)), event.yakuman, ts(event.dora),
-            ts(event.ura), event.honba, event.sticks, event.scores_before, event.deltas,
-            event.owari,
+            ts(event.ura), event.deltas, event.owari,
         )  # fmt: skip
-    return (
-        "draw_result", event.kind, event.honba, event.sticks, event.scores_before,
-        event.deltas, event.owari,
-    )  # fmt: skip
+    return ("draw_result", event.kind, event.deltas, event.owari)

@@ -595,8 +595,8 @@ class _Builder:
                 if self.strict:
                     raise error
                 self.errors.append(error)
-            else:
-                self.warnings.append("no owari: the log ends without final scores")
+            # else: a game whose last hand is whole but has no final scores; the
+            # auditor reports it (``Game.owari is None``), as it does for JSON.
         meta = GameMeta(
             source=self.source,
             log_id=self.log_id,

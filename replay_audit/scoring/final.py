@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from replay_audit.dating import LogWindow, date_digits
 from replay_audit.events import Owari
 from replay_audit.rules import RuleSet
 
@@ -141,7 +143,7 @@ def uma_for_date(rules: RuleSet, date: str | None, hanchan: bool) -> RuleSet:
 
     Tenhou's tonpuu paid +10/+5/-5/-10 until the summer of 2009
     (``rules.old_tonpuu_uma`` before ``rules.old_tonpuu_uma_until``); an
-    undated game keeps the current uma.
+    undated game keeps the current uma (``readings`` weighs both for it).
 
     >>> from replay_audit.rules import PRESETS
     >>> uma_for_date(PRESETS["tenhou-4p"], "2006102800", hanchan=False).uma
@@ -151,25 +153,68 @@ def uma_for_date(rules: RuleSet, date: str | None, hanchan: bool) -> RuleSet:
     """
     if hanchan or not rules.old_tonpuu_uma or not rules.old_tonpuu_uma_until:
         return rules
-    stamp = _date_digits(date)
+    stamp = date_digits(date)
     if stamp is None or stamp >= rules.old_tonpuu_uma_until.ljust(10, "0"):
         return rules
     return dataclasses.replace(rules, uma=rules.old_tonpuu_uma)
 
 
-def _date_digits(date: str | None) -> str | None:
-    """``YYYYMMDDHH`` from a log date or id; 2006 ids carry only ``YYYYMMDD``.
+ERA1_LAST_SEEN = "2021100399"
+"""The last game seen with ``owari`` rounded to 1000 (scoring-rules.md §14)."""
+EXACT_FIRST_SEEN = "2022060100"
+"""The first game seen with exact ``owari`` values."""
 
-    >>> _date_digits("20061028gm-0001-0000-1af63a72"), _date_digits("2009082700")
-    ('2006102800', '2009082700')
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way a game's final line can have been computed: the rules (their uma)
+    and the rounding era, with a label a person reads in a note."""
+
+    label: str
+    rules: RuleSet
+    era: Era
+
+
+def readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading, ...]:
+    """Every settlement the log's date window allows, most recent rule first.
+
+    A dated log has one reading; an undated one (or one from the months in
+    which Tenhou changed its rounding) may have two or four, which the auditor
+    holds against the recorded line and names in a note.
+
+    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.dating import LogWindow
+    >>> [r.era for r in readings(PRESETS["tenhou-4p"], LogWindow("2015", "2015"), True)]
+    ['era1']
+    >>> [r.label for r in readings(PRESETS["tenhou-4p"], LogWindow("2010", None), True)]
+    ['exact to 0.1 (Tenhou since 2022)', 'rounded to 1000 (Tenhou until 2021)']
     """
-    if not date:
-        return None
-    digits = ""
-    for ch in date:
-        if not ch.isdigit():
-            break
-        digits += ch
-    if len(digits) < 8:
-        return None
-    return digits[:10].ljust(10, "0")
+    if rules.rounding != "auto":
+        eras: list[Era] = [rules.rounding]
+    else:
+        eras = []
+        if window.latest is None or window.latest.ljust(10, "0") > ERA1_LAST_SEEN:
+            eras.append("exact")
+        if window.earliest is None or window.earliest.ljust(10, "0") < EXACT_FIRST_SEEN:
+            eras.append("era1")
+    umas: list[tuple[str, RuleSet]] = [("", rules)]
+    if not hanchan and rules.old_tonpuu_uma and rules.old_tonpuu_uma_until:
+        old = dataclasses.replace(rules, uma=rules.old_tonpuu_uma)
+        side = window.side(rules.old_tonpuu_uma_until)
+        until = f"{rules.old_tonpuu_uma_until[:4]}-{rules.old_tonpuu_uma_until[4:6]}"
+        old_label = f", tonpuu uma {_uma_text(old.uma)} (until {until})"
+        if side == "before":
+            umas = [(old_label, old)]
+        elif side == "both":
+            umas = [(f", uma {_uma_text(rules.uma)}", rules), (old_label, old)]
+    return tuple(Reading(ERA_LABELS[era] + extra, r, era) for era in eras for extra, r in umas)
+
+
+ERA_LABELS: dict[str, str] = {
+    "exact": "exact to 0.1 (Tenhou since 2022)",
+    "era1": "rounded to 1000 (Tenhou until 2021)",
+}
+
+
+def _uma_text(uma: Sequence[int]) -> str:
+    return "/".join(f"{u:+d}" for u in uma)
