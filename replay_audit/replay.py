@@ -39,7 +39,7 @@ game.  Field codes:
 ``riichi_not_tenpai``      the riichi discard leaves a hand that is not tenpai
 ``riichi_late``            riichi with fewer than 4 live tiles left
 ``riichi_out_of_turn``     riichi outside the declarer's turn / twice
-``kan_empty_wall``         a kan with no live tile left
+``kan_empty_wall``         a kan (or kita) with no live tile left
 ``fifth_kan``              a fifth kan
 ``kita_not_allowed``       kita in a game without nukidora, or a non-North
 ``dora_timing``            a DORA event where Tenhou's timing has none, or none
@@ -57,6 +57,9 @@ game.  Field codes:
                            per dora indicator (no wall to take them from)
 ``wall``                   the rebuilt wall disagrees with the log's INIT/DORA
 ``draw_wall_not_empty``    an exhaustive draw with live tiles left
+``seed``                   the game's SHUFFLE seed cannot be used (cut short or
+                           damaged; an unknown generator's is a note): once
+                           per game, and the walls are then not rebuilt
 =========================  ==================================================
 
 At exhaustive draws the computed tenpai seats are compared with the shown
@@ -288,7 +291,7 @@ class _WallSource:
 
     SEARCH_LIMIT = 40
 
-    __slots__ = ("cache", "it", "mod", "players", "usable")
+    __slots__ = ("cache", "damage", "it", "mod", "players", "usable")
 
     def __init__(self, game: Game) -> None:
         self.players = game.meta.players
@@ -296,6 +299,9 @@ class _WallSource:
         self.it: Iterator[Wall] | None = None
         self.mod: Any = None  # the optional ``replay_audit.wall`` module, once imported
         self.usable = False
+        self.damage: tuple[str, str] | None = None
+        """(category, message) when the game's seed cannot be used: one finding for
+        the game, not one per hand."""
         try:
             from replay_audit import wall as wall_mod  # optional, lazy
         except ImportError:
@@ -305,8 +311,13 @@ class _WallSource:
         if seed:
             try:
                 self.it = wall_mod.iter_walls(seed, self.players)
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError) as exc:
                 self.it = None
+                form = wall_mod.seed_format(seed)
+                if form in (wall_mod.FORMAT_BASE64, wall_mod.FORMAT_HEX):
+                    self.damage = ("replay", f"the SHUFFLE seed is damaged ({exc})")
+                else:
+                    self.damage = ("info", f"the SHUFFLE seed is of an unknown generator ({exc})")
         self.usable = True
 
     def seeded(self, hand: HandLog) -> bool:
@@ -372,6 +383,18 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
     walls = _WallSource(game) if use_wall else None
     hands = tuple(replay_hand(game, hand, rules, walls) for hand in game.hands)
     findings = tuple(f for h in hands for f in h.findings)
+    if walls is not None and walls.damage is not None:
+        category, message = walls.damage
+        seed = Finding(
+            category=category,
+            field="seed",
+            message=f"{message}: no wall is rebuilt, so draws, dora and ura are checked "
+            "against the log alone; the rest of the audit goes on",
+            file=game.meta.source,
+            log_id=game.meta.log_id,
+            recorded=len(game.meta.seed or ""),
+        )
+        findings = (seed, *findings)
     return GameReplay(game, hands, findings)
 
 
@@ -967,6 +990,8 @@ class _Table:
             )
         if not self._take(s, tile):
             self._find("call_not_held", f"kita: tile {tile} is not in the hand", ev.seq, s)
+        if self.live <= 0:
+            self._find("kan_empty_wall", "kita with no live tile left", ev.seq, s)
         self.melds[s].append(m)
         # A kita always ends the first uninterrupted go-around (double riichi,
         # tenhou/chiihou, kyuushu); whether it ends ippatsu is a rule

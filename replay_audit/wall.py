@@ -240,6 +240,11 @@ def iter_walls(seed: str, players: int = 4) -> Iterator[Wall]:
         flipped = False
     elif form == FORMAT_HEX:
         key = _hex_key(seed)
+        words = seed.split(",")[1:]
+        if len(key) != _HEX_WORDS or any(len(w.strip()) != 8 for w in words):
+            raise ValueError(
+                f"hex wall seed of {len(key)} words ({_HEX_WORDS} of 8 hex digits expected)"
+            )
         flipped = True
     elif form == FORMAT_INIT:
         raise ValueError("per-hand INIT shuffle seed: use wall_from_init_shuffle")
@@ -296,13 +301,25 @@ def _tile_set(players: int) -> tuple[int, ...]:
     raise ValueError(f"players must be 3 or 4, not {players}")
 
 
+_HEX_WORDS: Final = 32
+"""Words of a SHUFFLE hex key (every late-2009 log in the corpus has 32, of 8 digits)."""
+_BASE64_CHARS: Final = 4 * _MT_N * 4 // 3
+"""Characters of a whole base64 key (2496 bytes)."""
+
+
 def _base64_key(seed: str) -> list[int]:
+    text = seed.split(",", 1)[1] if "," in seed else ""
     try:
-        raw = base64.b64decode(seed.split(",", 1)[1], validate=True)
-    except (IndexError, ValueError) as exc:
-        raise ValueError(f"bad base64 wall seed: {exc}") from exc
+        raw = base64.b64decode(text, validate=True)
+    except ValueError as exc:
+        raise ValueError(
+            f"base64 wall seed of {len(text)} characters ({_BASE64_CHARS} expected)"
+            f" cannot be decoded: {exc}"
+        ) from exc
     if len(raw) != 4 * _MT_N:
-        raise ValueError(f"base64 wall seed is {len(raw)} bytes, expected {4 * _MT_N}")
+        raise ValueError(
+            f"base64 wall seed of {len(text)} characters is {len(raw)} bytes, {4 * _MT_N} expected"
+        )
     return list(struct.unpack(f"<{_MT_N}I", raw))
 
 

@@ -39,7 +39,12 @@ def test_the_sample_set_is_all_there() -> None:
     assert len(SAMPLES) >= 8
 
 
-NOTES = {"toutenkou_manzu_gari.xml": ["first_hand"]}
+NOTES = {
+    "toutenkou_manzu_gari.xml": ["first_hand"],
+    "4p_wall_from_seed_all_last_draw.2024060112gm-00a9-0000-5eed0c07.xml": ["first_hand"],
+    "4p_chankan_keeps_ippatsu.2024070112gm-00a9-0000-c4a4ca01.xml": ["first_hand"],
+    "3p_three_kita_to_exhaustive_draw.2024070112gm-00b9-0000-3a3a3a03.xml": ["first_hand"],
+}
 """The notes a sample carries on purpose (an excerpt that starts at its last hand)."""
 
 

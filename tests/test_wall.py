@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from replay_audit.events import Call, Draw, Game, NewDora, RecordedWin
 from replay_audit.wall import (
     FORMAT_BASE64,
+    FORMAT_HEX,
     THREE_PLAYER_TILES,
     Wall,
     init_by_array,
@@ -37,6 +38,7 @@ from replay_audit.wall import (
 )
 
 _CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+FIXTURES_DIR = Path(__file__).resolve().parents[1] / "fixtures"
 """Only for collecting parameters; the tests themselves use the ``corpus`` fixture."""
 
 # --------------------------------------------------------------- a tiny mjlog reader
@@ -402,3 +404,46 @@ def test_parsed_games_agree_with_their_walls(corpus: Path) -> None:
                     assert list(ev.dora) == [wall.dora_indicator(k) for k in range(len(ev.dora))]
                     assert list(ev.ura) == [wall.ura_indicator(k) for k in range(len(ev.ura))]
     assert checked > 1000
+
+
+# ------------------------------------------------------------- a damaged seed
+
+WALL_SAMPLE = FIXTURES_DIR / "4p_wall_from_seed_all_last_draw.2024060112gm-00a9-0000-5eed0c07.xml"
+CUT_SEED = FIXTURES_DIR / "damaged" / "seed_cut_short.2024060112gm-00a9-0000-5eed0c07.xml"
+
+
+def test_the_forged_sample_follows_its_seed(tmp_path: Path) -> None:
+    """The sample's 70 draws are the wall of its seed: one changed draw is a finding."""
+    from replay_audit.audit import audit_file
+
+    assert [f["field"] for f in audit_file(WALL_SAMPLE).findings] == ["first_hand"]
+    text = WALL_SAMPLE.read_text()
+    first = text.index("<W") + 2  # the dealer's first draw
+    end = text.index("/>", first)
+    tile = int(text[first:end])
+    other = next(t for t in range(136) if f"{t}/>" not in text and t != tile)
+    changed = text[:first] + str(other) + text[end:]
+    discard = changed.index("<G", first)
+    changed = changed[: discard + 2] + str(other) + changed[changed.index("/>", discard) :]
+    edited = tmp_path / WALL_SAMPLE.name
+    edited.write_text(changed)
+    fields = {f["field"] for f in audit_file(edited).findings}
+    assert "wall" in fields
+
+
+def test_a_seed_cut_short_is_one_finding_and_the_audit_goes_on() -> None:
+    from replay_audit.audit import audit_file
+
+    fa = audit_file(CUT_SEED)
+    problems = [f for f in fa.findings if f["category"] != "info"]
+    (seed,) = problems
+    assert (seed["category"], seed["field"], seed["hand"]) == ("replay", "seed", None)
+    assert "3228 characters is 2421 bytes, 2496 expected" in seed["message"]
+    assert fa.hands and all(row["status"] == "ok" for row in fa.hands)
+    assert fa.hands[0]["comp_deltas"] == fa.hands[0]["rec_deltas"]
+
+
+def test_a_hex_seed_cut_short_is_refused() -> None:
+    hexed = FORMAT_HEX + "," + ",".join(f"{i:08X}" for i in range(31))
+    with pytest.raises(ValueError, match="31 words"):
+        iter_walls(hexed)
