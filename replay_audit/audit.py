@@ -63,7 +63,18 @@ class _Outcome(TypedDict):
     sticks: int
     """Riichi sticks left on the table after the hand."""
     honba: int
-    """The hand's computed honba."""
+    """The hand's computed honba (like the round and dealer below: the flow goes on
+    from what was computed, so one wrong INIT is reported once, not again at the
+    next hand)."""
+    round_index: int
+    dealer: int
+    riichi: int
+    """Riichi sticks placed this hand."""
+    log_end: tuple[int, ...]
+    """The scores after the hand by the log's own account: its recorded start, less
+    its riichi sticks, plus its recorded payments."""
+    tenpai: tuple[bool, ...]
+    """Each seat's tenpai at an exhaustive draw (empty otherwise)."""
 
 
 @dataclass(slots=True)
@@ -190,6 +201,8 @@ class _GameAuditor:
         return replay
 
     def run(self) -> None:
+        from replay_audit.scoring.flow import HandState
+
         replay = self.replay()
         self._note_warnings()
         by_hand = {id(h.hand): h for h in replay.hands}
@@ -202,11 +215,17 @@ class _GameAuditor:
         prev: tuple[HandLog, _Outcome] | None = None
         for hand, hr in played:
             if prev is not None:
-                expected = self._check_transition(prev[0], prev[1], hand, chain)
-            start = self._start_scores(hand, chain)
-            honba = expected.honba if expected is not None else hand.honba
-            sticks = expected.sticks if expected is not None else hand.sticks
-            chain, outcome = self._audit_hand(hand, hr, start, honba, sticks)
+                expected, chain = self._check_transition(prev[0], prev[1], hand, chain)
+            # the hand's state as computed (as recorded only where nothing is: the
+            # first hand of an excerpt, or after the game should have ended)
+            at = HandState(
+                round_index=(expected or hand).round_index,
+                honba=(expected or hand).honba,
+                sticks=(expected or hand).sticks,
+                dealer=(expected or hand).dealer,
+                scores=self._start_scores(hand, chain),
+            )
+            chain, outcome = self._audit_hand(hand, hr, at)
             prev = (hand, outcome)
         if prev is not None:
             self._check_game_end(prev[0], prev[1], chain)
@@ -287,11 +306,11 @@ class _GameAuditor:
 
     # -- one hand
     def _audit_hand(
-        self, hand: HandLog, hr: HandReplay, start: tuple[int, ...], honba: int, sticks: int
+        self, hand: HandLog, hr: HandReplay, at: HandState
     ) -> tuple[tuple[int, ...] | None, _Outcome]:
-        """Audit one hand's results from its computed start (scores, honba and
-        sticks); return the scores after it (``None`` when a result's payments
-        could not be computed) and how it ended."""
+        """Audit one hand's results from its computed start (``at``: round, honba,
+        sticks, dealer, scores); return the scores after it (``None`` when a
+        result's payments could not be computed) and how it ended."""
         from replay_audit.scoring.hand import score_win
         from replay_audit.scoring.payments import (
             exhaustive_draw_deltas,
@@ -300,13 +319,17 @@ class _GameAuditor:
 
         rules = self.rules
         players = self.meta.players
-        scores = list(start)
+        scores = list(at.scores)
+        logged = list(hand.scores)
+        riichi = 0
+        honba, sticks, dealer = at.honba, at.sticks, at.dealer
         known = True
         results_by_id = {id(r.result): r for r in hr.results}
         first_winner_done = False
         winners: list[int] = []
         draw_kind: str | None = None
         dealer_tenpai: bool | None = None
+        tenpai: tuple[bool, ...] = ()
         for ev in hand.events:
             t = type(ev)
             if t is Draw or t is Discard:  # most events: nothing to audit here
@@ -314,7 +337,9 @@ class _GameAuditor:
             if t is RiichiAccept:
                 ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
                 scores[ra.seat] -= rules.riichi_cost
+                logged[ra.seat] -= rules.riichi_cost
                 sticks += 1
+                riichi += 1
                 if (
                     known
                     and ra.scores is not None
@@ -334,16 +359,18 @@ class _GameAuditor:
             if not isinstance(ev, RecordedWin | RecordedDraw):
                 continue
             rr = results_by_id.get(id(ev))
+            for s, d in enumerate(ev.deltas[: len(logged)]):
+                logged[s] += d
             row: dict[str, Any] = {
                 "file": self.meta.source,
                 "log_id": self.meta.log_id,
                 "hand_index": hand.index,
                 "hand": hand.label,
-                "round_index": hand.round_index,
+                "round_index": at.round_index,
                 "honba": honba,
                 # a later winner of a multiple ron finds the table empty
                 "sticks": 0 if first_winner_done else sticks,
-                "dealer": hand.dealer,
+                "dealer": dealer,
                 "seq": ev.seq,
             }
             n_before = len(self.findings)
@@ -363,7 +390,7 @@ class _GameAuditor:
                         )
             if isinstance(ev, RecordedWin):
                 computed = self._audit_win(
-                    hand, ev, rr, row, honba, sticks, not first_winner_done, score_win
+                    hand, ev, rr, row, at, sticks, not first_winner_done, score_win
                 )
                 if not first_winner_done:
                     self._check_ba(hand, ev, honba, sticks)
@@ -372,8 +399,10 @@ class _GameAuditor:
             else:
                 draw_kind = ev.kind
                 computed, dealer_tenpai = self._audit_draw(
-                    hand, ev, rr, row, sticks, exhaustive_draw_deltas, nagashi_deltas
+                    hand, ev, rr, row, dealer, exhaustive_draw_deltas, nagashi_deltas
                 )
+                if rr is not None and rr.draw is not None:
+                    tenpai = tuple(rr.draw.tenpai)
                 self._check_ba(hand, ev, honba, sticks)
             if computed is None:
                 # Nothing could be computed (the result is already flagged above).
@@ -399,11 +428,16 @@ class _GameAuditor:
         sticks_after = 0 if winners else sticks
         outcome: _Outcome = {
             "winners": tuple(winners),
-            "dealer_won": hand.dealer in winners,
+            "dealer_won": dealer in winners,
             "draw_kind": draw_kind,
             "dealer_tenpai": dealer_tenpai,
             "sticks": sticks_after,
             "honba": honba,
+            "round_index": at.round_index,
+            "dealer": dealer,
+            "riichi": riichi,
+            "log_end": tuple(logged),
+            "tenpai": tenpai,
         }
         return (tuple(scores) if known else None), outcome
 
@@ -438,7 +472,7 @@ class _GameAuditor:
         ev: RecordedWin,
         rr: ResultReplay | None,
         row: dict[str, Any],
-        honba: int,
+        at: HandState,
         sticks: int,
         first: bool,
         score_win: Callable[[WinContext, RuleSet], WinValue],
@@ -530,9 +564,9 @@ class _GameAuditor:
             value,
             winner=ev.seat,
             from_seat=ev.from_seat,
-            dealer=hand.dealer,
+            dealer=at.dealer,
             players=players,
-            honba=honba,
+            honba=at.honba,
             sticks=sticks,
             first_winner=first,
             pao_seat=liable,
@@ -582,7 +616,7 @@ class _GameAuditor:
         ev: RecordedDraw,
         rr: ResultReplay | None,
         row: dict[str, Any],
-        sticks: int,
+        dealer: int,
         exhaustive_draw_deltas: Callable[[Sequence[bool], int, RuleSet], tuple[int, ...]],
         nagashi_deltas: Callable[[Sequence[bool], int, int, RuleSet], tuple[int, ...]],
     ) -> tuple[tuple[int, ...] | None, bool | None]:
@@ -601,7 +635,7 @@ class _GameAuditor:
                     seq=ev.seq,
                 )
                 return None, None
-            dealer_tenpai = dctx.tenpai[hand.dealer]
+            dealer_tenpai = dctx.tenpai[dealer]
             row["tenpai"] = _fmt(tuple(int(t) for t in dctx.tenpai[:players]))
             if ev.kind == "nm" or any(dctx.nagashi[:players]):
                 if ev.kind != "nm":
@@ -612,7 +646,7 @@ class _GameAuditor:
                         hand,
                         seq=ev.seq,
                     )
-                computed = tuple(nagashi_deltas(dctx.nagashi, hand.dealer, players, self.rules))
+                computed = tuple(nagashi_deltas(dctx.nagashi, dealer, players, self.rules))
             else:
                 computed = tuple(exhaustive_draw_deltas(dctx.tenpai, players, self.rules))
         else:
@@ -641,16 +675,32 @@ class _GameAuditor:
     # -- between hands
     def _check_transition(
         self, prev: HandLog, outcome: _Outcome, hand: HandLog, chain: tuple[int, ...] | None
-    ) -> HandState | None:
-        """``hand``'s start against what ``prev`` leads to; the expected state, or
-        ``None`` when the game should have ended before it."""
-        if chain is not None:
-            self._compare_scores(
-                hand, chain, "differs from the previous hand's scores after its payments"
-            )
+    ) -> tuple[HandState | None, tuple[int, ...] | None]:
+        """``hand``'s start against what ``prev`` leads to: the expected state (``None``
+        when the game should have ended before it) and the score chain to go on with.
+
+        A problem is reported once.  When ``prev`` already carries a finding and
+        ``hand`` starts exactly where the log's own account of ``prev`` leads (its
+        recorded start, riichi sticks and payments; its recorded round, honba,
+        sticks and dealer), the difference from the computed account is a
+        consequence of what ``prev`` reports: the audit goes on from the log's
+        values without saying it again."""
+        flagged = any(f.hand_index == prev.index and f.category != INFO for f in self.findings)
+        players = self.meta.players
+        if chain is not None and not _scores_agree(hand.scores, chain, players):
+            if flagged and _scores_agree(hand.scores, outcome["log_end"], players):
+                chain = hand.scores
+            else:
+                self._compare_scores(
+                    hand, chain, "differs from the previous hand's scores after its payments"
+                )
         # with the chain unknown (a note said so) the flow reads this hand's scores
         scores = chain if chain is not None else hand.scores
         expected = _expected_next(prev, outcome, scores, self.rules, self.meta)
+        if flagged and not _same_state(expected, hand):
+            logged = _expected_next(prev, _as_logged(prev, outcome), scores, self.rules, self.meta)
+            if _same_state(logged, hand):
+                expected = logged
         if expected is None:
             self.add(
                 "transition",
@@ -659,9 +709,9 @@ class _GameAuditor:
                 hand,
                 seq=hand.seq,
             )
-            return None
+            return None, chain
         self._compare_state(hand, expected, "differs from what the previous hand leads to")
-        return expected
+        return expected, chain
 
     def _check_game_end(
         self, last: HandLog, outcome: _Outcome, end_scores: tuple[int, ...] | None
@@ -770,6 +820,35 @@ class _GameAuditor:
             )
 
 
+def _same_state(state: HandState | None, hand: HandLog) -> bool:
+    """Whether ``hand`` starts in ``state`` (round, honba, sticks, dealer)."""
+    return state is not None and (
+        state.round_index,
+        state.honba,
+        state.sticks,
+        state.dealer,
+    ) == (hand.round_index, hand.honba, hand.sticks, hand.dealer)
+
+
+def _as_logged(hand: HandLog, outcome: _Outcome) -> _Outcome:
+    """``outcome`` with the hand's state as its INIT recorded it (for the log's own
+    account of where the game goes next)."""
+    logged = dict(outcome)
+    logged.update(
+        round_index=hand.round_index,
+        honba=hand.honba,
+        dealer=hand.dealer,
+        dealer_won=hand.dealer in outcome["winners"],
+        dealer_tenpai=(
+            outcome["tenpai"][hand.dealer]
+            if hand.dealer < len(outcome["tenpai"])
+            else outcome["dealer_tenpai"]
+        ),
+        sticks=0 if outcome["winners"] else hand.sticks + outcome["riichi"],
+    )
+    return logged  # type: ignore[return-value]  # the same keys as ``outcome``
+
+
 def _problems(findings: Sequence[Finding]) -> int:
     """How many of ``findings`` are problems (notes left out)."""
     return sum(1 for f in findings if f.category != INFO)
@@ -794,18 +873,20 @@ def _chain_start(
     If the hand's own records agree with its INIT scores (the first result's
     "before" scores equal INIT less this hand's riichi sticks), the INIT is
     trusted and our chain resyncs to it, so one wrong computation upstream is
-    reported once, not in every later hand.  If they disagree, the INIT itself
-    is the odd one out and the computed chain goes on.
+    reported once, not in every later hand.  If they disagree, or nothing in the
+    hand vouches for its INIT (JSON results record no "before" scores), the
+    INIT itself is the odd one out and the computed chain goes on (the next
+    transition resyncs if the log's own account of this hand leads there).
     """
     scores = list(hand.scores)
     for ev in hand.events:
         if type(ev) is RiichiAccept:
             scores[ev.seat] -= riichi_cost
         elif isinstance(ev, RecordedWin | RecordedDraw):
-            if ev.scores_before and not _scores_agree(ev.scores_before, scores, players):
-                return computed
+            if ev.scores_before and _scores_agree(ev.scores_before, scores, players):
+                return hand.scores
             break
-    return hand.scores
+    return computed
 
 
 def _expected_next(
@@ -817,10 +898,10 @@ def _expected_next(
     if rules.max_hands and prev.index + 1 >= rules.max_hands:
         return None
     state = HandState(
-        round_index=prev.round_index,
+        round_index=outcome["round_index"],
         honba=outcome["honba"],
         sticks=outcome["sticks"],
-        dealer=prev.dealer,
+        dealer=outcome["dealer"],
         scores=tuple(scores[: meta.players]),
     )
     out = HandOutcome(

@@ -35,6 +35,21 @@ def corpus() -> Path:
 
 
 @pytest.fixture(scope="session")
+def corpus_games():
+    """Every mjlog XML of the corpus parsed once for the session (path -> Game):
+    the parse-level corpus tests share it instead of each reading the files."""
+    need(CORPUS)
+    import gzip
+
+    from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
+
+    paths = sorted((CORPUS / "tenhou-xml").rglob("*.xml.gz")) + sorted(
+        (CORPUS / "pairs").glob("*.xml.gz")
+    )
+    return {p: parse_tenhou_xml(gzip.decompress(p.read_bytes()), str(p)) for p in paths}
+
+
+@pytest.fixture(scope="session")
 def corpus_audit():
     """The whole corpus audited once in this process (one job, in memory): the
     reference the pin, the parallel and the Dask runs are compared with."""

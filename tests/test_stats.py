@@ -351,23 +351,9 @@ def test_cli_explain_defines_statistics(capsys: pytest.CaptureFixture[str]) -> N
 # --------------------------------------------------------------------- corpus
 
 
-def _read_games(folder: Path) -> list:
-    """Read with the project's reader (``replay_audit.io``); until that lands, with
-    the XML parser directly.  Skips when neither exists."""
-    paths = sorted(folder.glob("*.xml.gz"))
-    try:
-        from replay_audit import io as rio
-
-        return [rio.read_log(p) for p in paths]
-    except ImportError:
-        xml = pytest.importorskip("replay_audit.parsers.tenhou_xml")
-        return [xml.parse_tenhou_xml(gzip.decompress(p.read_bytes()), str(p)) for p in paths]
-
-
 @pytest.mark.corpus
-def test_phoenix_baselines(corpus: Path) -> None:
-    folder = corpus / "tenhou-xml" / "phoenix-2024"
-    games = _read_games(folder)
+def test_phoenix_baselines(corpus_games: dict) -> None:
+    games = [g for p, g in corpus_games.items() if "phoenix-2024" in p.parts]
     assert len(games) == 2770
     hf, gf = fact_frames(games)
 
