@@ -6,12 +6,17 @@ The library API::
     game = replay_audit.read_log("2024041200gm-00a9-0000-1142b3d7.xml.gz")
     report = replay_audit.audit(["logs/"])          # AuditReport of DataFrames
     table = replay_audit.players(report)             # per-player statistics
+    hand = replay_audit.score_hand("123m456p789s11z22z", win="2z", tsumo=True)
+    report = replay_audit.read_report("reports/run")  # a written report, typed
 
 Names are imported lazily so ``import replay_audit`` stays cheap for workers.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -21,10 +26,13 @@ _EXPORTS = {
     "iter_games": "replay_audit.io",
     "audit": "replay_audit.report",
     "AuditReport": "replay_audit.report",
+    "read_report": "replay_audit.report_read",
     "players": "replay_audit.stats",
     "games_table": "replay_audit.stats",
     "replay_game": "replay_audit.replay",
     "score_win": "replay_audit.scoring.hand",
+    "score_hand": "replay_audit.hand_api",
+    "HandResult": "replay_audit.hand_api",
     "RuleSet": "replay_audit.rules",
     "load_rules": "replay_audit.rules",
     "PRESETS": "replay_audit.rules",
@@ -33,6 +41,7 @@ _EXPORTS = {
 __all__ = [
     "PRESETS",
     "AuditReport",
+    "HandResult",
     "RuleSet",
     "audit",
     "games_table",
@@ -40,14 +49,18 @@ __all__ = [
     "load_rules",
     "players",
     "read_log",
+    "read_report",
     "replay_game",
+    "score_hand",
     "score_win",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from replay_audit.hand_api import HandResult, score_hand
     from replay_audit.io import iter_games, read_log
     from replay_audit.replay import replay_game
     from replay_audit.report import AuditReport, audit
+    from replay_audit.report_read import read_report
     from replay_audit.rules import PRESETS, RuleSet, load_rules
     from replay_audit.scoring.hand import score_win
     from replay_audit.stats import games_table, players
@@ -57,6 +70,24 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'replay_audit' has no attribute {name!r}")
-    import importlib
-
     return getattr(importlib.import_module(module), name)
+
+
+class _Package(types.ModuleType):
+    """The package object, which keeps its exported names.
+
+    Importing a submodule sets it as an attribute of its package, so the first
+    ``import replay_audit.audit`` (done by ``replay_audit.audit(...)`` itself)
+    would replace the ``audit`` function with the ``audit`` module, and every
+    later call would fail.  A name of ``_EXPORTS`` is therefore never bound to
+    a module here: it stays resolved by ``__getattr__``, while the submodule is
+    still imported normally (``from replay_audit.audit import audit_file``
+    reads it from ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _EXPORTS and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

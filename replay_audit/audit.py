@@ -1137,12 +1137,24 @@ def _audit_parsed(
     fa.games.append(_game_row(game, used, findings, hand_rows))
     fa.hands.extend(hand_rows)
     fa.findings.extend(_finding_row(f) for f in findings)
-    if any(f.category == "parse" for f in findings):
+    damage = [f for f in findings if f.category == "parse"]
+    if damage:
         fa.status = "error"
+        fa.error = _cause(p, damage)
     elif _problems(findings):
         fa.status = "mismatch"
     if with_facts:
         _add_facts(fa, game)
+
+
+def _cause(path: str, damage: list[Finding]) -> str:
+    """The ``error`` of a partly read file: its first located damage (a bad seat or
+    tile, in hand and event), before what follows from it (the game then ends
+    without a result), in the words of ``LogFormatError``."""
+    first = min(damage, key=lambda f: (f.hand is None and f.seq is None, f.hand_index or 0))
+    return LogFormatError(
+        first.message, source=path, log_id=first.log_id, hand=first.hand, index=first.seq
+    ).describe()
 
 
 def _parse(data: bytes, source: str, fmt: str, strict: bool) -> Game:

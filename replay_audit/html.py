@@ -1,8 +1,9 @@
 """One self-contained, offline HTML page for an audit run.
 
 The page must open from a mail attachment or an air-gapped machine, so it
-loads nothing: CSS is inline, charts are matplotlib SVG embedded in the
-document, and there is no script.  Every piece of text that came from a log
+loads nothing: CSS is inline, charts are SVG written into the document (no
+plotting library: a first run draws its page in milliseconds), and there is no
+script.  Every piece of text that came from a log
 (player names, file names, messages) is escaped, because names are chosen by
 players.  Big runs stay a reasonable size by capping the per-game and
 per-player charts, the findings rows and the games rows, each cap stated on
@@ -19,10 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import html
-import io
 import math
-import re
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -32,7 +30,14 @@ import pandas as pd
 from replay_audit.stats.definitions import STATS
 from replay_audit.stats.facts import score_history
 
-__all__ = ["FrameTables", "PageTables", "render_html", "render_page", "score_history"]
+__all__ = [
+    "FrameTables",
+    "PageTables",
+    "render_html",
+    "render_page",
+    "render_players_page",
+    "score_history",
+]
 
 MAX_GAMES = 2000
 """Games-table rows past which only linked games and the first ones are listed."""
@@ -85,6 +90,8 @@ td.t{text-align:left}
 tr:target{background:#fff3b0}
 .note{color:#666;font-size:.9em}
 figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}
+figure.wide{display:block;margin:.5em 0}
+svg.chart text{font-family:system-ui,"Noto Sans CJK JP",sans-serif;fill:#222}
 figcaption{font-size:.8em;color:#444;max-width:440px}
 section.game{margin-top:1.5em}
 .scroll{max-height:40em;overflow:auto}
@@ -118,6 +125,20 @@ def _fmt(value: Any) -> str:
     except (TypeError, ValueError):
         pass
     return str(value)
+
+
+def plural(count: Any, word: str) -> str:
+    """``1 game``, ``2 games``, ``1,234 games`` (a count read from a table may be a
+    float or missing).
+
+    >>> plural(1, "game"), plural(2.0, "game"), plural(1234, "file")
+    ('1 game', '2 games', '1,234 files')
+    """
+    try:
+        n = int(count)
+    except (TypeError, ValueError):
+        return f"{_fmt(count)} {word}s"
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def game_anchor(file: Any) -> str:
@@ -156,16 +177,23 @@ def _table_rows(
     row_ids: list[str] | None = None,
     links: Mapping[str, list[str | None]] | None = None,
     text: set[str] | frozenset[str] = frozenset(),
+    fixed: set[str] | None = None,
 ) -> list[str]:
-    """The ``<tr>`` rows of ``_table``: a long table is built chunk by chunk from them."""
+    """The ``<tr>`` rows of ``_table``: a long table is built chunk by chunk from them
+    (with ``fixed``, the fractional columns, named so that every chunk agrees)."""
     out = []
     values = df[cols].to_numpy(dtype=object) if cols else []
+    if fixed is None:
+        fixed = _fractional_columns(df, cols)
     for i, row in enumerate(values):
         rid = f' id="{row_ids[i]}"' if row_ids and row_ids[i] else ""
         cells = []
         for c, v in zip(cols, row, strict=True):
             cls = ' class="t"' if c in text or isinstance(v, str) else ""
-            content = _esc(v)
+            if c in fixed and isinstance(v, float) and not math.isnan(v):
+                content = f"{v:.3f}"
+            else:
+                content = _esc(v)
             target = links.get(c, [None] * (i + 1))[i] if links else None
             if target:
                 content = f'<a href="#{target}">{content}</a>'
@@ -174,80 +202,171 @@ def _table_rows(
     return out
 
 
+def _fractional_columns(df: pd.DataFrame, cols: list[str]) -> set[str]:
+    """Float columns holding a fraction anywhere: their cells all get three decimals,
+    so a column of rates reads ``0.250``, ``0.300``, ``0.000`` rather than a mix of
+    widths; whole-number columns (counts) stay whole."""
+    out = set()
+    for c in cols:
+        col = df[c]
+        if pd.api.types.is_float_dtype(col.dtype):
+            v = col.dropna()
+            if len(v) and not (v == v.round()).all():
+                out.add(c)
+    return out
+
+
 # ------------------------------------------------------------------------- charts
 
 
 def charts_available() -> bool:
-    """matplotlib draws the charts; without it the page still renders, chartless,
-    and says so (plotting is an optional extra, stats.md §2.5)."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
+    """Charts are SVG written here, with no plotting library, so they are always
+    available; kept as a switch so a page can be drawn without charts."""
     return True
 
 
-_ID_RE = re.compile(r'\bid="([^"]+)"')
-_URL_RE = re.compile(r"url\(#([^)]+)\)")
-_HREF_RE = re.compile(r'href="#([^"]+)"')
+SEAT_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 
 
-def _svg(fig: Any, prefix: str) -> str:
-    """The figure as inline SVG, ids made unique to this chart (several SVGs share
-    one document) and the XML prolog and metadata dropped."""
-    import matplotlib
+def nice_ticks(low: float, high: float, most: int = 6, *, integer: bool = False) -> list[float]:
+    """Round tick values covering ``low``..``high``: steps of 1, 2 or 5 times a power
+    of ten, at most ``most`` of them; ``integer`` keeps steps whole (counts).
 
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": prefix}):
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-    text = buf.getvalue()
-    text = text[text.index("<svg") :]
-    text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
-    text = _ID_RE.sub(lambda m: f'id="{prefix}-{m.group(1)}"', text)
-    text = _URL_RE.sub(lambda m: f"url(#{prefix}-{m.group(1)})", text)
-    text = _HREF_RE.sub(lambda m: f'href="#{prefix}-{m.group(1)}"', text)
-    return text
+    >>> nice_ticks(0, 3, integer=True), nice_ticks(-1200, 41000)
+    ([0, 1, 2, 3], [-10000, 0, 10000, 20000, 30000, 40000, 50000])
+    """
+    if high <= low:
+        high = low + 1
+    raw = (high - low) / max(most - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    if integer:
+        step = max(1, round(step))
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value < high + step:
+        ticks.append(int(value) if float(value).is_integer() else value)
+        if value >= high:
+            break
+        value += step
+    return ticks
 
 
-def _figure(width: float, height: float) -> Any:
-    from matplotlib.figure import Figure
+def _num(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
 
-    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+def _text(
+    x: float, y: float, text: str, *, size: int = 11, anchor: str = "middle", **extra: str
+) -> str:
+    attrs = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in extra.items())
+    return (
+        f'<text x="{_num(x)}" y="{_num(y)}" font-size="{size}" text-anchor="{anchor}"{attrs}>'
+        f"{html.escape(text)}</text>"
+    )
 
 
 def score_chart(history: pd.DataFrame, prefix: str) -> str:
-    """Scores of every seat at the start of each hand and at the end (one game)."""
-    fig = _figure(6.0, 2.8)
-    ax = fig.add_subplot()
+    """Scores of every seat at the start of each hand and at the end (one game):
+    one line per seat, hand labels below, the players' names in the legend.
+    Written as SVG text (scaled to the page's width by its ``viewBox``), so a
+    page of fifty games draws in milliseconds, and names in any script are set
+    by the browser's fonts."""
+    w, h, left, right, top, bottom = 900, 300, 64, 180, 12, 44
     order = history.drop_duplicates("hand_index").sort_values("hand_index")
-    xs = list(order["hand_index"])
-    labels = list(order["label"])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # glyphs missing from the font (CJK names)
-        for seat, rows in history.groupby("seat", sort=True):
-            rows = rows.sort_values("hand_index")
-            name = str(rows["name"].iloc[0])
-            ax.plot(rows["hand_index"], rows["score"], marker="o", ms=3, label=f"{seat}: {name}")
-        ax.axhline(0, color="#999", lw=0.6)
-        ax.set_xticks(xs, labels, rotation=60, fontsize=7)
-        ax.tick_params(axis="y", labelsize=7)
-        ax.set_ylabel("score", fontsize=8)
-        ax.legend(fontsize=7, loc="best")
-        return _svg(fig, prefix)
+    xs = [int(x) for x in order["hand_index"]]
+    labels = [str(v) for v in order["label"]]
+    scores = [float(v) for v in history["score"] if v == v]
+    ticks = nice_ticks(min([0.0, *scores]), max([1.0, *scores]))
+    lo, hi = ticks[0], ticks[-1]
+    span_x = max(len(xs) - 1, 1)
+    pos = {x: i for i, x in enumerate(xs)}
+
+    def px(x: int) -> float:
+        return left + (w - left - right) * pos[x] / span_x
+
+    def py(v: float) -> float:
+        return top + (h - top - bottom) * (hi - v) / ((hi - lo) or 1)
+
+    out = [
+        f'<svg id="{prefix}" class="chart" viewBox="0 0 {w} {h}" width="100%" '
+        'role="img" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for t in ticks:
+        y = py(t)
+        stroke = "#999" if t == 0 else "#e3e3e3"
+        out.append(
+            f'<line x1="{left}" x2="{w - right}" y1="{_num(y)}" y2="{_num(y)}" stroke="{stroke}"/>'
+        )
+        out.append(_text(left - 6, y + 4, f"{int(t):,}", anchor="end"))
+    step = max(1, math.ceil(len(xs) / 24))  # a long game: every n-th label
+    for i, (x, label) in enumerate(zip(xs, labels, strict=True)):
+        if i % step == 0 or i == len(xs) - 1:
+            out.append(_text(px(x), h - bottom + 16, label, size=10))
+    out.append(
+        _text(
+            left - 48,
+            top + (h - top - bottom) / 2,
+            "score",
+            anchor="middle",
+            transform=f"rotate(-90 {left - 48} {_num(top + (h - top - bottom) / 2)})",
+        )
+    )
+    for n, (seat, rows) in enumerate(history.groupby("seat", sort=True)):
+        rows = rows.sort_values("hand_index")
+        color = SEAT_COLORS[n % len(SEAT_COLORS)]
+        points = " ".join(
+            f"{_num(px(int(x)))},{_num(py(float(v)))}"
+            for x, v in zip(rows["hand_index"], rows["score"], strict=True)
+            if v == v and int(x) in pos
+        )
+        out.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{points}"/>')
+        for pt in points.split():
+            cx, cy = pt.split(",")
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="3" fill="{color}"/>')
+        ly = top + 14 + 20 * n
+        name = str(rows["name"].iloc[0])
+        out.append(
+            f'<rect x="{w - right + 12}" y="{ly - 9}" width="12" height="12" fill="{color}"/>'
+        )
+        out.append(_text(w - right + 30, ly + 1, f"{seat}: {name}", anchor="start", size=12))
+    out.append("</svg>")
+    return "".join(out)
 
 
 def placement_chart(player: Mapping[str, Any], prefix: str, places: int = 4) -> str:
-    """Counts of each finishing place for one player."""
-    fig = _figure(2.6, 1.8)
-    ax = fig.add_subplot()
-    counts = [float(player.get(f"place_{k}", 0) or 0) for k in range(1, places + 1)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ax.bar([str(k) for k in range(1, places + 1)], counts, color="#4a78b5")
-        ax.set_xlabel("place", fontsize=7)
-        ax.set_ylabel("games", fontsize=7)
-        ax.tick_params(labelsize=7)
-        return _svg(fig, prefix)
+    """How often one player finished in each place: a bar per place, a count on
+    each bar, whole-number ticks (these are games)."""
+    w, h, left, bottom, top = 240, 150, 34, 30, 10
+    counts = [int(float(player.get(f"place_{k}", 0) or 0)) for k in range(1, places + 1)]
+    ticks = nice_ticks(0, max([1, *counts]), 5, integer=True)
+    hi = ticks[-1]
+    plot_w, plot_h = w - left - 8, h - top - bottom
+    bar = plot_w / places
+    out = [
+        f'<svg id="{prefix}" class="chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+        'role="img" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for t in ticks:
+        y = top + plot_h * (1 - t / hi)
+        out.append(
+            f'<line x1="{left}" x2="{w - 8}" y1="{_num(y)}" y2="{_num(y)}" stroke="#e3e3e3"/>'
+        )
+        out.append(_text(left - 5, y + 4, str(int(t)), anchor="end", size=10))
+    for k, c in enumerate(counts):
+        x = left + bar * k + bar * 0.15
+        y = top + plot_h * (1 - c / hi)
+        out.append(
+            f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(bar * 0.7)}" '
+            f'height="{_num(top + plot_h - y)}" fill="#4a78b5"/>'
+        )
+        if c:
+            out.append(_text(x + bar * 0.35, y - 2, str(c), size=10))
+        out.append(_text(x + bar * 0.35, h - bottom + 14, f"{k + 1}", size=10))
+    out.append(_text(left + plot_w / 2, h - 3, "place", size=10))
+    out.append("</svg>")
+    return "".join(out)
 
 
 # ----------------------------------------------------------------------- sections
@@ -328,10 +447,13 @@ def _findings_section(
 
 
 def _players_section(players: pd.DataFrame) -> str:
+    from replay_audit.stats import integer_counts
+
     parts = ['<section id="players"><h2>Players</h2>']
     if players is None or players.empty:
         parts.append("<p>No player statistics.</p></section>")
         return "".join(parts)
+    players = integer_counts(players)
     parts.append(
         '<p class="note">Rates are numerator ÷ denominator counters; hover a heading for '
         "its definition. Empty cells: the denominator is zero.</p>"
@@ -352,11 +474,7 @@ def _players_section(players: pd.DataFrame) -> str:
         )
     )
     parts.append("</div>")
-    if not charts_available():
-        parts.append('<p class="note">Charts need matplotlib, which is not installed.</p>')
-        top = players.head(0)
-    else:
-        top = players.head(MAX_PLAYER_CHARTS)
+    top = players.head(MAX_PLAYER_CHARTS if charts_available() else 0)
     if len(top) and len(players) > MAX_PLAYER_CHARTS:
         parts.append(
             f'<p class="note">Placement charts for the first {MAX_PLAYER_CHARTS} of '
@@ -367,7 +485,7 @@ def _players_section(players: pd.DataFrame) -> str:
         chart = placement_chart(p.to_dict(), f"pc{i}", places)
         caption = (
             f"<b>{_esc(p.get('player'))}</b> ({_esc(p.get('game_type'))}): "
-            f"{_esc(p.get('games'))} games, avg place {_esc(p.get('avg_place'))}, "
+            f"{html.escape(plural(p.get('games'), 'game'))}, avg place {_esc(p.get('avg_place'))}, "
             f"win {_esc(p.get('win_rate'))}, deal-in {_esc(p.get('deal_in_rate'))}, "
             f"riichi {_esc(p.get('riichi_rate'))}, call {_esc(p.get('call_rate'))}"
         )
@@ -407,10 +525,11 @@ def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
         shown += len(df)
         ids = [game_anchor(f) for f in df["file"]]
         anchors.update(ids)
-        rows.extend(_table_rows(df, cols, row_ids=ids, text=text))
+        fixed = {c for c in cols if c.startswith("final_points")}
+        rows.extend(_table_rows(df, cols, row_ids=ids, text=text, fixed=fixed))
     if capped:
         parts.append(
-            f'<p class="note">Showing {shown} of {total} games; games.csv / games.parquet '
+            f'<p class="note">Showing {shown} of {plural(total, "game")}; games.csv / games.parquet '
             "hold all (shown: every game a finding or score table links to, then the "
             "first ones).</p>"
         )
@@ -428,7 +547,7 @@ def _detail_section(
         parts.append("<p>No score history.</p></section>")
         return "".join(parts)
     parts.append(
-        f'<p class="note">Charts for the first {len(charted)} of {n_games} games; '
+        f'<p class="note">Charts for the first {len(charted)} of {plural(n_games, "game")}; '
         "games with findings also get their hand-by-hand table.</p>"
     )
     groups = {f: g for f, g in history.groupby("file", sort=False)}
@@ -441,7 +560,7 @@ def _detail_section(
             f'<h3><a href="#{gid}">{_esc(log_id or file)}</a> <span class="note">{_esc(file)}</span></h3>'
         )
         if file in charted:
-            parts.append(f"<figure>{score_chart(g, f'sc{i}')}</figure>")
+            parts.append(f'<figure class="wide">{score_chart(g, f"sc{i}")}</figure>')
         wide = g.pivot_table(
             index=["hand_index", "label"], columns="seat", values="score", aggfunc="first"
         ).reset_index()
@@ -573,6 +692,28 @@ def render_page(
         _players_section(players),
         games_html,
         _detail_section(history, detail_files, charted, n_history),
+    ]
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
+        + "\n".join(body)
+        + "</body></html>\n"
+    )
+
+
+def render_players_page(players: pd.DataFrame, *, title: str = "replay_audit players") -> str:
+    """The ``replay-audit players --out FILE.html`` page: the audit page's players
+    section on its own (UTF-8, so names in any script read right; counts whole;
+    definitions as tooltips; a placement chart each for the first players)."""
+    from replay_audit.stats import integer_counts
+
+    table = integer_counts(players) if players is not None else pd.DataFrame()
+    n = len(table)
+    body = [
+        f"<h1>{_esc(title)}</h1>",
+        f'<p class="note">{n:,} player row{"" if n == 1 else "s"}, most games first.</p>',
+        _players_section(table),
     ]
     return (
         "<!DOCTYPE html>\n"

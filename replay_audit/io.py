@@ -11,8 +11,10 @@ its member paths ``"<db>::<log_id>"``, which ``read_bytes`` reads like files.
 
 from __future__ import annotations
 
+import bz2
 import glob
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Final
@@ -191,7 +193,38 @@ def _is_log_file(path: Path) -> bool:
         return False
     if any(name.startswith(s) for s in SKIPPED_NAMES):
         return False
-    return name.endswith(LOG_SUFFIXES)
+    if name.endswith(LOG_SUFFIXES):
+        return True
+    # a download saved without a suffix (``2024041200gm-00a9-0000-1142b3d7``) or
+    # with the query string (``...&tw=2``): the content decides
+    suffix = path.suffix
+    return (not suffix or not suffix[1:].isalnum()) and looks_like_log(path)
+
+
+SNIFF_BYTES: Final = 4096
+
+
+def looks_like_log(path: Path) -> bool:
+    """Whether the file's first bytes (gunzipped or bunzipped when compressed) start
+    a Tenhou log: ``<mjloggm`` for XML, or a JSON object naming a tenhou.net/6
+    key early on.  Only for names a walk would otherwise skip, so a folder of
+    extension-less downloads is found; a file that cannot be read is no log."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    try:
+        if is_gzip(head):
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, SNIFF_BYTES)
+        elif archive.is_bz2(head):
+            head = bz2.BZ2Decompressor().decompress(head, SNIFF_BYTES)
+    except (zlib.error, OSError, EOFError):
+        return False
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if head.startswith(b"<mjloggm"):
+        return True
+    return head.startswith(b"{") and any(k in head for k in (b'"log"', b'"title"', b'"rule"'))
 
 
 def iter_games(

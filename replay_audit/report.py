@@ -27,6 +27,8 @@ from replay_audit import __version__
 from replay_audit.audit import SCHEMA_VERSION, FileAudit, audit_file
 from replay_audit.findings import CATEGORIES, INFO
 from replay_audit.rules import RuleSet, load_rules
+from replay_audit.scoring.points import LIMIT_NAMES
+from replay_audit.scoring.yaku import yaku_name
 
 FORMATS = ("csv", "parquet", "json", "jsonl", "html")
 
@@ -82,14 +84,25 @@ HAND_COLUMNS = [
     "comp_points",
     "rec_limit",
     "comp_limit",
+    "rec_limit_name",
+    "comp_limit_name",
     "rec_yaku",
     "comp_yaku",
+    "rec_yaku_names",
+    "comp_yaku_names",
     "rec_deltas",
     "comp_deltas",
     "tenpai",
     "n_findings",
     "status",
+    "note",
 ]
+DERIVED_HAND_COLUMNS = frozenset(
+    {"rec_limit_name", "comp_limit_name", "rec_yaku_names", "comp_yaku_names", "note"}
+)
+"""Hand columns derived from the others when a table is built (``_add_names``): the
+words for the codes, so a reader needs no table of Tenhou ids."""
+YAKUMAN_FU_NOTE = "yakuman: fu not compared (a yakuman's fu count for nothing)"
 FINDING_COLUMNS = [
     "category",
     "field",
@@ -164,7 +177,54 @@ def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.D
         for c in columns:
             if c in INT_COLUMNS:
                 df[c] = _int_column(df[c])
+        if columns is HAND_COLUMNS:
+            _add_names(df)
     return df
+
+
+def yaku_names(ids: Any) -> str | None:
+    """The names for a ``rec_yaku``/``comp_yaku`` cell: ``id,han,...`` pairs become
+    ``riichi 1, tanyao 1, dora 2``; a yakuman list (ids 36-51, no han) becomes
+    ``daisangen, tsuuiisou``.
+
+    >>> yaku_names("19,1,52,1"), yaku_names("39,42"), yaku_names(None)
+    ('hatsu 1, dora 1', 'daisangen, tsuuiisou', None)
+    """
+    if not isinstance(ids, str) or not ids.strip():
+        return None
+    try:
+        numbers = [int(x) for x in ids.split(",")]
+    except ValueError:
+        return None
+    if 36 <= numbers[0] <= 51:
+        return ", ".join(yaku_name(i) for i in numbers)
+    return ", ".join(
+        f"{yaku_name(i)} {h}" for i, h in zip(numbers[::2], numbers[1::2], strict=False)
+    )
+
+
+def _limit_name(code: Any) -> str | None:
+    if code is None or code is pd.NA or (isinstance(code, float) and code != code):
+        return None
+    try:
+        return LIMIT_NAMES[int(code)] or None
+    except (IndexError, TypeError, ValueError):
+        return None
+
+
+def _is_yakuman_list(ids: Any) -> bool:
+    return isinstance(ids, str) and ids.split(",")[0].strip() in {str(i) for i in range(36, 52)}
+
+
+def _add_names(df: pd.DataFrame) -> None:
+    """Fill the derived hand columns (``DERIVED_HAND_COLUMNS``) in place."""
+    for side in ("rec", "comp"):
+        df[f"{side}_yaku_names"] = [yaku_names(v) for v in df[f"{side}_yaku"]]
+        df[f"{side}_limit_name"] = [_limit_name(v) for v in df[f"{side}_limit"]]
+    df["note"] = [
+        YAKUMAN_FU_NOTE if _is_yakuman_list(r) or _is_yakuman_list(c) else None
+        for r, c in zip(df["rec_yaku"], df["comp_yaku"], strict=True)
+    ]
 
 
 TABLES = ("files", "games", "hands", "findings", "hand_facts", "game_facts", "score_history")
@@ -183,9 +243,18 @@ SORT_KEYS: dict[str, list[str]] = {
 
 
 def sort_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` in its deterministic order.  Findings with no place in the file (no
+    hand, no event: "the game ends without a result") follow the located ones, so
+    a file's first finding is the damage itself, not what followed from it."""
     keys = [k for k in SORT_KEYS[name] if k in df.columns]
     if df.empty or not keys:
         return df
+    if name == "findings" and "hand" in df.columns and "seq" in df.columns:
+        unplaced = df["hand"].isna() & df["seq"].isna()
+        order = df.assign(_unplaced=unplaced.to_numpy(dtype=bool))
+        keys = [keys[0], "_unplaced", *keys[1:]]
+        order = order.sort_values(keys, kind="stable", na_position="first")
+        return order.drop(columns="_unplaced").reset_index(drop=True)
     return df.sort_values(keys, kind="stable", na_position="first").reset_index(drop=True)
 
 
@@ -213,6 +282,8 @@ class AuditReport:
     game_facts: pd.DataFrame = field(default_factory=pd.DataFrame)
     score_history: pd.DataFrame = field(default_factory=pd.DataFrame)
     rules: str = "auto"
+    rule_overrides: dict[str, str] = field(default_factory=dict)
+    """``--rule KEY=VALUE`` fields changed from the preset; ``summary.json`` lists them."""
 
     @classmethod
     def from_file_audits(cls, audits: Iterable[FileAudit], rules: str = "auto") -> AuditReport:
@@ -226,7 +297,9 @@ class AuditReport:
     def sorted(self) -> AuditReport:
         """Deterministic row order whatever order the workers finished in."""
         return AuditReport(
-            **{name: sort_table(name, getattr(self, name)) for name in TABLES}, rules=self.rules
+            **{name: sort_table(name, getattr(self, name)) for name in TABLES},
+            rules=self.rules,
+            rule_overrides=self.rule_overrides,
         )
 
     # -- summaries
@@ -255,7 +328,12 @@ class AuditReport:
             "findings": len(self.findings) - notes,
             "findings_by_category": {c: int(by_cat.get(c, 0)) for c in CATEGORIES if by_cat.get(c)},
             "notes": notes,
+            **self._overrides(),
         }
+
+    def _overrides(self) -> dict[str, Any]:
+        """The summary's record of changed rule fields (absent when none were)."""
+        return {"rule_overrides": dict(self.rule_overrides)} if self.rule_overrides else {}
 
     def summary_text(self) -> str:
         s = self.summary()
@@ -281,17 +359,28 @@ class AuditReport:
         table: here the table itself; a stored report yields one part at a time."""
         return [getattr(self, name)]
 
-    def write(self, out: str | Path, formats: Iterable[str] = ("csv",)) -> list[Path]:
+    def write(
+        self,
+        out: str | Path,
+        formats: Iterable[str] = ("csv",),
+        on_format: Callable[[str], None] | None = None,
+    ) -> list[Path]:
         """Write the report under the folder ``out``; returns the files written.
 
         Each table goes to ``out/<table>.<ext>``; nothing is written outside ``out``.
+        ``on_format(fmt)`` is called before each format is written (a large run
+        spends minutes here, and the command line says which part it is in).
         """
         folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
-        written: list[Path] = []
+        formats = list(formats)
         for fmt in formats:
             if fmt not in FORMATS:
                 raise ValueError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}")
+        folder.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for fmt in formats:
+            if on_format is not None:
+                on_format(fmt)
             written.extend(self._write_format(fmt, folder))
         meta = folder / "summary.json"
         meta.write_text(json.dumps(self.summary(), indent=2, ensure_ascii=False), encoding="utf-8")

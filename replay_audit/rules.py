@@ -124,6 +124,59 @@ class RuleSet:
                 f"rules {self.name!r}: old_tonpuu_uma needs {self.players} values,"
                 f" got {self.old_tonpuu_uma}"
             )
+        check_values(self)
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {}
+"""Field -> the values its ``Literal`` type allows (filled on first use)."""
+_COUNTS = {
+    "aka": (0, 3),
+    "double_wind_fu": (0, 4),
+    "rinshan_tsumo_fu": (0, 2),
+    "open_pinfu_fu": (20, 30),
+    "honba_ron": (0, 10**6),
+    "honba_tsumo": (0, 10**6),
+    "riichi_cost": (0, 10**6),
+    "noten_pool": (0, 10**6),
+    "max_hands": (0, 10**3),
+    "toutenkou_noten_penalty": (0, 10**3),
+    "toutenkou_riichi_points": (0, 10**3),
+}
+"""Numeric fields and their possible range (aka: one red five per suit at most)."""
+
+
+def check_values(rules: RuleSet) -> None:
+    """Refuse a field value the scoring cannot mean: a choice outside its
+    ``Literal`` (``yakuman="bogus"`` would silently act as one of the others),
+    a count outside its range (``aka=7``: there are three red fives), an unknown
+    abortive draw or yakuman id.  Called for every ``RuleSet``, so a preset, a
+    TOML file and ``--rule`` are checked alike."""
+    import typing
+
+    if not _CHOICES:
+        hints = typing.get_type_hints(RuleSet)
+        for f in dataclasses.fields(RuleSet):
+            args = typing.get_args(hints[f.name])
+            if typing.get_origin(hints[f.name]) is Literal:
+                _CHOICES[f.name] = tuple(str(a) for a in args)
+    for key, allowed in _CHOICES.items():
+        value = getattr(rules, key)
+        if value not in allowed:
+            raise RulesError(
+                f"rules {rules.name!r}: {key} is one of {', '.join(allowed)}, not {value!r}"
+            )
+    for key, (low, high) in _COUNTS.items():
+        value = getattr(rules, key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise RulesError(f"rules {rules.name!r}: {key} is {low}-{high}, not {value!r}")
+    unknown = set(rules.abortive_draws) - {"yao9", "reach4", "ron3", "kan4", "kaze4"}
+    if unknown:
+        raise RulesError(
+            f"rules {rules.name!r}: abortive_draws are yao9, reach4, ron3, kan4, kaze4; "
+            f"not {', '.join(sorted(unknown))}"
+        )
+    if not all(isinstance(y, int) and 36 <= y <= 51 for y in rules.pao_yakuman):
+        raise RulesError(f"rules {rules.name!r}: pao_yakuman are yakuman ids 36-51")
 
 
 TENHOU_4P = RuleSet(old_tonpuu_uma=(10, 5, -5, -10), old_tonpuu_uma_until="2009080100")

@@ -526,6 +526,7 @@ class StoredAuditReport(AuditReport):
         self.paths = sorted(set(paths))
         self.rules = rules
         self.run_stats = dict(run_stats or {})
+        self.rule_overrides: dict[str, str] = {}
         self._tally = tally
         self._tables: dict[str, pd.DataFrame] = {}
         self._parts: dict[str, str | None] | None = None
@@ -767,6 +768,7 @@ class StoredAuditReport(AuditReport):
             game_facts=self.game_facts,
             score_history=self.score_history,
             rules=self.rules,
+            rule_overrides=self.rule_overrides,
         )
 
     def summary(self) -> dict[str, Any]:
@@ -797,6 +799,7 @@ class StoredAuditReport(AuditReport):
                 c: t.categories[c] for c in CATEGORIES if t.categories.get(c) and c != INFO
             },
             "notes": t.categories.get(INFO, 0),
+            **self._overrides(),
         }
 
     def __repr__(self) -> str:
@@ -1015,6 +1018,11 @@ def collect(
     return plan.report(rules_name, stats)
 
 
+SMALL_RUN = 64
+"""Fewer files than this are audited in this process unless ``jobs`` is given: a
+log takes milliseconds, starting a pool of workers a good part of a second."""
+
+
 def audit_files(
     files: Sequence[str | Path],
     rules: RuleSet | None = None,
@@ -1032,8 +1040,10 @@ def audit_files(
     ``strict`` runs in this process so the first error propagates unchanged.
     """
     started = time.perf_counter()
-    n_jobs = 1 if strict else (jobs or os.cpu_count() or 1)
     plan = plan_run([str(f) for f in files], rules, out, resume, worker)
+    n_jobs = 1 if strict else (jobs or os.cpu_count() or 1)
+    if jobs is None and len(plan.todo) < SMALL_RUN:
+        n_jobs = 1  # starting worker processes costs more than auditing a few logs
     tasks = chunk_tasks(
         plan, rules, strict=strict, jobs=n_jobs, files_per_part=files_per_part, worker=worker
     )

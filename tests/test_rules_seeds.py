@@ -71,9 +71,8 @@ def test_seed004_shared_numbers_hold_for_both() -> None:
             500,
             0,
             300,
-            0,
         )
-        assert exhaustive_draw_deltas([True, False, False], 3, rules) == (2000, -1000, -1000, 0)
+        assert exhaustive_draw_deltas([True, False, False], 3, rules) == (2000, -1000, -1000)
         _, pts = final_points((35000, 35000, 35000), 0, rules, era="exact")
         assert pts == (30.0, -5.0, -25.0)
 

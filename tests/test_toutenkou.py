@@ -94,27 +94,27 @@ def test_ron_paid_by_one_tsumo_by_two() -> None:
     assert ron == 12
     assert toutenkou_win_deltas(
         ron, winner=1, from_seat=0, players=3, sticks=0, first_winner=True, rules=TK
-    ) == (-12, 12, 0, 0)
+    ) == (-12, 12, 0)
     tsumo = pts(2, menzen=True)  # riichi + tsumo 2 + 2 + 1 = 5
     assert toutenkou_win_deltas(
         tsumo, winner=1, from_seat=1, players=3, sticks=0, first_winner=True, rules=TK
-    ) == (-5, 10, -5, 0)
+    ) == (-5, 10, -5)
 
 
 def test_riichi_stick_is_one_point_to_the_first_winner_only() -> None:
     d = toutenkou_win_deltas(4, winner=2, from_seat=0, players=3, sticks=2, first_winner=True,
                              rules=TK)  # fmt: skip
-    assert d == (-4, 0, 6, 0)
+    assert d == (-4, 0, 6)
     d2 = toutenkou_win_deltas(4, winner=1, from_seat=0, players=3, sticks=2, first_winner=False,
                               rules=TK)  # fmt: skip
-    assert d2 == (-4, 4, 0, 0)
+    assert d2 == (-4, 4, 0)
 
 
 def test_noten_penalty_20() -> None:
     assert TK.toutenkou_noten_penalty == 20
-    assert toutenkou_draw_deltas([True, False, False], TK) == (20, -10, -10, 0)
-    assert toutenkou_draw_deltas([True, True, False], TK) == (10, 10, -20, 0)
-    assert toutenkou_draw_deltas([False, False, False], TK) == (0, 0, 0, 0)
+    assert toutenkou_draw_deltas([True, False, False], TK) == (20, -10, -10)
+    assert toutenkou_draw_deltas([True, True, False], TK) == (10, 10, -20)
+    assert toutenkou_draw_deltas([False, False, False], TK) == (0, 0, 0)
 
 
 @given(

@@ -19,19 +19,26 @@ from __future__ import annotations
 
 from replay_audit.scoring.context import WinContext, WinValue
 from replay_audit.scoring.points import LIMIT_NAMES
-from replay_audit.scoring.yaku import YAKU
+from replay_audit.scoring.yaku import TOUTENKOU_BONUSES, yaku_name
 
 
 def explain(ctx: WinContext, value: WinValue) -> str:
-    """Multi-line breakdown of ``value`` (the result of ``score_win(ctx, ...)``)."""
+    """Multi-line breakdown of ``value`` (the result of ``score_win(ctx, ...)``).
+
+    A Toutenkou win (its ``yaku`` list the bonus ids) is counted in points, the
+    way that game is played: each yaku, dora and bonus with its points, then what
+    each payer owes.
+    """
     if value.error:
         return f"no win: {value.error.replace('_', ' ')}"
+    if any(i in TOUTENKOU_BONUSES for i, _ in value.yaku):
+        return _explain_points(ctx, value)
     lines: list[str] = []
     if value.yakuman:
-        lines.extend(f"{YAKU[i].name} yakuman" for i in value.yakuman)
+        lines.extend(f"{yaku_name(i)} yakuman" for i in value.yakuman)
         lines.append(f"{value.yakuman_count}x yakuman")
     else:
-        lines.extend(f"{YAKU[i].name} {h}" for i, h in value.yaku)
+        lines.extend(f"{yaku_name(i)} {h}" for i, h in value.yaku)
         lines.append(f"{value.han} han {value.fu} fu")
         if value.fu_items:
             lines.append("fu: " + _fu_line(value))
@@ -68,3 +75,33 @@ def _payment_line(ctx: WinContext, value: WinValue) -> str:
         f"tsumo: dealer pays {value.tsumo_dealer_payment}, "
         f"others pay {value.tsumo_other_payment} (total {value.points})"
     )
+
+
+def _explain_points(ctx: WinContext, value: WinValue) -> str:
+    """Toutenkou: ``value.han`` is the points one payer owes (``score_toutenkou``).
+
+    >>> from replay_audit.rules import TOUTENKOU
+    >>> from replay_audit.scoring.hand import context_from_notation, score_win
+    >>> ctx = context_from_notation("123p456p789s1s777z", "1s", riichi=True,
+    ...                             seat=0, dealer=0, players=3)
+    >>> print(explain(ctx, score_win(ctx, TOUTENKOU)))
+    riichi 1
+    chun 1
+    ura dora 0
+    oya 1
+    menzen 1
+    ron 8
+    banban 2
+    14 points per payer
+    ron: discarder pays 14 points
+    """
+    from replay_audit.scoring.toutenkou import YAKUMAN_POINTS
+
+    lines = [f"{yaku_name(i)} yakuman {YAKUMAN_POINTS}" for i in value.yakuman]
+    lines.extend(f"{yaku_name(i)} {p}" for i, p in value.yaku)
+    lines.append(f"{value.han} points per payer")
+    if ctx.tsumo:
+        lines.append(f"tsumo: each of {ctx.players - 1} pays {value.han} points")
+    else:
+        lines.append(f"ron: discarder pays {value.han} points")
+    return "\n".join(lines)

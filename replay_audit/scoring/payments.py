@@ -6,17 +6,18 @@ sticks, pao, double ron and three-player tsumo loss.  Every difference between
 platforms is read from ``RuleSet`` fields, so one function serves Tenhou,
 Mahjong Soul and a club's own rule file.
 
-Deltas are always 4-tuples indexed by absolute seat; in three-player games
-seat 3 is a placeholder that stays 0, matching the logs' ``sc`` layout.  The
-riichi deposits themselves are *not* in the deltas (the logs take them at
-REACH step 2); the sticks a winner collects are.
+Deltas are tuples indexed by absolute seat, one entry per player: three in a
+three-player game (the logs' ``sc`` lists a fourth, empty seat; callers compare
+seat by seat, so the placeholder is not invented here).  The riichi deposits
+themselves are *not* in the deltas (the logs take them at REACH step 2); the
+sticks a winner collects are.
 
 >>> from replay_audit.rules import PRESETS
 >>> v = WinValue(han=1, fu=30, points=1000, limit=0, base=240, ron_payment=1000,
 ...              tsumo_dealer_payment=500, tsumo_other_payment=300)
 >>> win_deltas(v, winner=1, from_seat=1, dealer=0, players=3, honba=0, sticks=0,
 ...            first_winner=True, pao_seat=None, rules=PRESETS["tenhou-3p"])
-(-500, 800, -300, 0)
+(-500, 800, -300)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from replay_audit.rules import DOUBLE_YAKUMAN_PATTERNS, RuleSet
 from replay_audit.scoring.context import WinValue
 
 SEATS = 4
-"""Every delta tuple has four entries (the 3-player placeholder seat stays 0)."""
+"""The most seats a table has."""
 
 MANGAN_BASE = 2000
 
@@ -58,13 +59,19 @@ def base_payments(base: int, *, dealer_win: bool) -> tuple[int, int, int]:
     return ceil100(4 * base), ceil100(2 * base), ceil100(base)
 
 
-def _value_payments(value: WinValue, dealer_win: bool) -> tuple[int, int, int]:
+def _value_payments(value: WinValue, dealer_win: bool) -> tuple[int, int, int, bool]:
     """The value's own payment split; derived from ``base`` only when the
-    scorer left the split empty (so both kinds of WinValue settle alike)."""
+    scorer left the split empty (so both kinds of WinValue settle alike).
+
+    The last item says whether the split is the value's own: the scorer's split
+    already holds each payer's half of an absent North's share (``points.pay``),
+    so it must not be added a second time; a split derived here is the
+    four-player one, to which ``tsumo_shares`` adds it.
+    """
     own = (value.ron_payment, value.tsumo_dealer_payment, value.tsumo_other_payment)
     if any(own) or not value.base:
-        return own
-    return base_payments(value.base, dealer_win=dealer_win)
+        return (*own, True)
+    return (*base_payments(value.base, dealer_win=dealer_win), False)
 
 
 def tsumo_shares(
@@ -85,11 +92,11 @@ def tsumo_shares(
     in any log here).
 
     >>> tsumo_shares(500, 300, winner=1, dealer=0, players=3, tsumo_loss=True)
-    (500, 0, 300, 0)
+    (500, 0, 300)
     >>> tsumo_shares(4000, 2000, winner=1, dealer=0, players=3, tsumo_loss=False)
-    (5000, 0, 3000, 0)
+    (5000, 0, 3000)
     """
-    pay = [0] * SEATS
+    pay = [0] * players
     dealer_win = winner == dealer
     for seat in range(players):
         if seat == winner:
@@ -153,6 +160,17 @@ def win_deltas(
     >>> win_deltas(v, winner=1, from_seat=2, dealer=0, players=4, honba=0, sticks=0,
     ...            first_winner=True, pao_seat=3, rules=PRESETS["tenhou-4p"])
     (0, 32000, -16000, -16000)
+
+    Three players without tsumo loss: the scorer's split already holds the North's
+    half shares, so a non-dealer mangan tsumo takes 8,000 (5,000 + 3,000):
+
+    >>> from replay_audit.rules import with_overrides
+    >>> split = with_overrides(PRESETS["tenhou-3p"], {"tsumo_loss": False})
+    >>> m = WinValue(han=5, fu=30, points=8000, limit=1, base=2000,
+    ...              tsumo_dealer_payment=5000, tsumo_other_payment=3000)
+    >>> win_deltas(m, winner=1, from_seat=1, dealer=0, players=3, honba=0, sticks=0,
+    ...            first_winner=True, pao_seat=None, rules=split)
+    (-5000, 8000, -3000)
     """
     if not 0 <= winner < players or not 0 <= from_seat < players:
         raise ValueError(f"winner {winner} / from_seat {from_seat} outside {players} players")
@@ -167,9 +185,9 @@ def win_deltas(
             rules=rules,
         )
     dealer_win = winner == dealer
-    ron_value, dealer_share, other_share = _value_payments(value, dealer_win)
+    ron_value, dealer_share, other_share, split = _value_payments(value, dealer_win)
     pao = pao_seat if pao_seat is not None and pao_seat != winner else None
-    pay = [0] * SEATS
+    pay = [0] * players
     honba_n = honba if first_winner else 0
 
     if from_seat != winner:
@@ -189,7 +207,8 @@ def win_deltas(
             winner=winner,
             dealer=dealer,
             players=players,
-            tsumo_loss=rules.tsumo_loss,
+            # the scorer's own split already shares out an absent North
+            tsumo_loss=rules.tsumo_loss or split,
         )
         payers = [s for s in range(players) if s != winner]
         honba_each = honba_n * rules.honba_tsumo
@@ -227,7 +246,7 @@ def _toutenkou_win_deltas(
     >>> v = WinValue(han=12, fu=0, points=1200, limit=0, base=1200, ron_payment=1200)
     >>> win_deltas(v, winner=0, from_seat=2, dealer=0, players=3, honba=0, sticks=0,
     ...            first_winner=True, pao_seat=None, rules=PRESETS["toutenkou"])
-    (1200, 0, -1200, 0)
+    (1200, 0, -1200)
     """
     from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT, toutenkou_win_deltas
 
@@ -256,12 +275,12 @@ def exhaustive_draw_deltas(
     >>> exhaustive_draw_deltas([True, False, False, False], 4, PRESETS["tenhou-4p"])
     (3000, -1000, -1000, -1000)
     >>> exhaustive_draw_deltas([True, True, False], 3, PRESETS["tenhou-3p"])
-    (1000, 1000, -2000, 0)
+    (1000, 1000, -2000)
 
     Toutenkou (``rules.scoring``) pays its noten penalty in points instead:
 
     >>> exhaustive_draw_deltas([False, True, False], 3, PRESETS["toutenkou"])
-    (-1000, 2000, -1000, 0)
+    (-1000, 2000, -1000)
     """
     if pool is None and rules.scoring == "toutenkou":
         from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT, toutenkou_draw_deltas
@@ -270,7 +289,7 @@ def exhaustive_draw_deltas(
     total = rules.noten_pool if pool is None else pool
     flags = [bool(t) for t in tenpai[:players]] + [False] * (players - len(tenpai[:players]))
     k = sum(flags)
-    deltas = [0] * SEATS
+    deltas = [0] * players
     if k in (0, players):
         return tuple(deltas)
     gain, loss = total // k, total // (players - k)
@@ -290,7 +309,7 @@ def nagashi_deltas(
     >>> nagashi_deltas([False, False, True, False], 3, 4, PRESETS["tenhou-4p"])
     (-2000, -2000, 8000, -4000)
     """
-    deltas = [0] * SEATS
+    deltas = [0] * players
     for seat in range(players):
         if seat >= len(nagashi) or not nagashi[seat]:
             continue
@@ -309,9 +328,9 @@ def nagashi_deltas(
     return tuple(deltas)
 
 
-def abortive_draw_deltas() -> tuple[int, ...]:
+def abortive_draw_deltas(players: int = SEATS) -> tuple[int, ...]:
     """Abortive draws (九種九牌, 四風連打, 四家立直, 三家和了, 四槓散了) move no points."""
-    return (0,) * SEATS
+    return (0,) * players
 
 
 def draw_deltas(
@@ -333,7 +352,7 @@ def draw_deltas(
         return exhaustive_draw_deltas(tenpai, players, rules)
     if kind == "nm":
         return nagashi_deltas(nagashi, dealer, players, rules)
-    return abortive_draw_deltas()
+    return abortive_draw_deltas(players)
 
 
 def conservation_ok(

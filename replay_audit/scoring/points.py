@@ -72,8 +72,16 @@ def pay(base: int, dealer: bool, tsumo: bool, rules: RuleSet) -> Payment:
     """Payments for a base value.
 
     Three-player with ``tsumo_loss`` (Tenhou): the absent North's share simply
-    vanishes.  Three-player without it: the North share is split between the two
-    payers (北家折半), each rounded up to 100.
+    vanishes.  Three-player without it: what North would pay is split between the
+    two payers (北家折半), each half rounded up to 100, as
+    ``payments.tsumo_shares`` splits it, so both give the same amounts.
+
+    >>> from replay_audit.rules import TENHOU_3P, with_overrides
+    >>> split = with_overrides(TENHOU_3P, {"tsumo_loss": False})
+    >>> pay(2000, dealer=False, tsumo=True, rules=split)
+    Payment(ron=0, tsumo_dealer=5000, tsumo_other=3000, total=8000)
+    >>> pay(240, dealer=False, tsumo=True, rules=split).total
+    1200
     """
     if not tsumo:
         ron = ceil100(base * (6 if dealer else 4))
@@ -81,14 +89,16 @@ def pay(base: int, dealer: bool, tsumo: bool, rules: RuleSet) -> Payment:
     payers = rules.players - 1
     missing = 4 - rules.players and not rules.tsumo_loss
     if dealer:
-        each = ceil100(2 * base + (base if missing else 0))
+        each = ceil100(2 * base)
+        if missing:
+            each += ceil100(each / 2)
         return Payment(0, each, 0, each * payers)
+    d = ceil100(2 * base)
+    o = ceil100(base)
     if missing:
-        d = ceil100(2 * base + base / 2)
-        o = ceil100(base + base / 2)
-    else:
-        d = ceil100(2 * base)
-        o = ceil100(base)
+        half = ceil100(o / 2)  # the North is a non-dealer: it would pay ``o``
+        d += half
+        o += half
     return Payment(0, d, o, d + o * (payers - 1))
 
 

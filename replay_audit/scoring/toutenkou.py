@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from replay_audit.rules import RuleSet
-from replay_audit.scoring.payments import SEATS, exhaustive_draw_deltas
+from replay_audit.scoring.payments import exhaustive_draw_deltas
 from replay_audit.tiles import dora_of
 
 YAKUMAN_POINTS = 20
@@ -133,9 +133,9 @@ def toutenkou_win_deltas(
     >>> from replay_audit.rules import PRESETS
     >>> toutenkou_win_deltas(12, winner=0, from_seat=2, players=3, sticks=1,
     ...                      first_winner=True, rules=PRESETS["toutenkou"])
-    (13, 0, -12, 0)
+    (13, 0, -12)
     """
-    deltas = [0] * SEATS
+    deltas = [0] * players
     payers = [from_seat] if from_seat != winner else [s for s in range(players) if s != winner]
     for seat in payers:
         deltas[seat] -= points
@@ -154,6 +154,6 @@ def toutenkou_draw_deltas(tenpai: Sequence[bool], rules: RuleSet) -> tuple[int, 
 
     >>> from replay_audit.rules import PRESETS
     >>> toutenkou_draw_deltas([True, False, False], PRESETS["toutenkou"])
-    (20, -10, -10, 0)
+    (20, -10, -10)
     """
     return exhaustive_draw_deltas(tenpai, rules.players, rules, pool=rules.toutenkou_noten_penalty)

@@ -117,6 +117,40 @@ AKA: Final = 54
 
 _BY_NAME_JA: Final = {info.name_ja: i for i, info in YAKU.items()}
 
+TOUTENKOU_BONUSES: Final[dict[int, tuple[str, str]]] = {
+    55: ("oya", "親"),
+    56: ("menzen", "門前"),
+    57: ("ron", "榮和"),
+    58: ("honba", "本場"),
+    59: ("minkan", "明槓"),
+    60: ("ankan", "暗槓"),
+    61: ("red gari", "五"),
+    62: ("gari", "ガリ"),
+    63: ("set", "セット"),
+    64: ("karasu", "カラス"),
+    65: ("all gari", "全ガリ"),
+    66: ("banban", "バンバン"),
+}
+"""Toutenkou's bonus ids 55-66 (``scoring.hand.T_*``): English and Japanese names.
+Kept out of ``YAKU`` because they are points, not yaku, and no log names them."""
+
+
+def yaku_name(yaku_id: int, *, ja: bool = False) -> str:
+    """The name of any id a win's ``yaku`` can list: a yaku, a yakuman, dora, or a
+    Toutenkou bonus; an id nobody defined reads ``yaku <id>`` rather than failing,
+    because a hostile log may write any number there.
+
+    >>> yaku_name(19), yaku_name(52), yaku_name(66), yaku_name(35, ja=True), yaku_name(99)
+    ('hatsu', 'dora', 'banban', '清一色', 'yaku 99')
+    """
+    info = YAKU.get(yaku_id)
+    if info is not None:
+        return info.name_ja if ja else info.name
+    bonus = TOUTENKOU_BONUSES.get(yaku_id)
+    if bonus is not None:
+        return bonus[1] if ja else bonus[0]
+    return f"yaku {yaku_id}"
+
 
 def by_name_ja(name: str) -> int | None:
     """The id for a Japanese yaku name as tenhou.net/6 JSON writes it (``None`` if unknown)."""

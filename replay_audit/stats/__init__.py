@@ -12,6 +12,7 @@ from replay_audit.stats.aggregate import (
     derive,
     fact_frames,
     games_table,
+    integer_counts,
     log_day,
     players,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "game_type",
     "games_table",
     "hand_facts",
+    "integer_counts",
     "log_day",
     "placements",
     "player_key",
