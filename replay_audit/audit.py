@@ -444,7 +444,9 @@ class _GameAuditor:
     def _check_ba(
         self, hand: HandLog, ev: RecordedWin | RecordedDraw, honba: int, sticks: int
     ) -> None:
-        legacy = isinstance(ev, RecordedWin) and (self.meta.date or "9") < "2007"
+        # 2006 (stepless REACH) logs write no sticks in AGARI ba, though the winner
+        # collects them (formats.md §6.12: all 17 wins of the four public 2006 logs)
+        legacy = isinstance(ev, RecordedWin) and self.meta.stepless_reach
         if ev.honba is not None and ev.honba != honba:
             self.add(
                 "transition",
@@ -455,15 +457,16 @@ class _GameAuditor:
                 recorded=ev.honba,
                 computed=honba,
             )
-        if ev.sticks is not None and not legacy and ev.sticks != sticks:
+        if ev.sticks is not None and ev.sticks != (0 if legacy else sticks):
             self.add(
                 "transition",
                 "ba_sticks",
-                "riichi sticks in the result differ from the sticks carried in plus this hand's riichi",
+                "riichi sticks in the result differ from the sticks carried in plus this hand's riichi"
+                + (" (a 2006 AGARI writes none)" if legacy else ""),
                 hand,
                 seq=ev.seq,
                 recorded=ev.sticks,
-                computed=sticks,
+                computed=0 if legacy else sticks,
             )
 
     def _audit_win(

@@ -147,6 +147,19 @@ def test_legacy_2006_riichi_ronned_has_no_accept() -> None:
         doc(init(), '<T52/><REACH who="0"/><D52/>', AGARI_RON, ' owari="1,2,3,4,5,6,7,8"/>')
     )
     assert not any(isinstance(e, RiichiAccept) for e in game.hands[0].events)
+    assert game.meta.stepless_reach  # the format is known even with no stick placed
+
+
+def test_stepless_reach_marks_the_game_and_steps_do_not() -> None:
+    legacy = parse(doc(init(), '<T52/><REACH who="0"/><D52/><U53/><E53/>', OWARI_END))
+    steps = parse(
+        doc(
+            init(),
+            '<T52/><REACH who="0" step="1"/><D52/><REACH who="0" ten="240,250,250,250" step="2"/>',
+            OWARI_END,
+        )
+    )
+    assert (legacy.meta.stepless_reach, steps.meta.stepless_reach) == (True, False)
 
 
 def test_agari_fields() -> None:

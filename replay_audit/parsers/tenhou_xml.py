@@ -307,6 +307,8 @@ class _Builder:
         self.go_type: int | None = None
         self.lobby: int | None = None
         self.seed: str | None = None
+        self.stepless_reach = False
+        """A REACH without ``step`` was seen: the 2006 format."""
         self.meta_extra: list[tuple[str, str]] = []
         self.player_list: tuple[Player, ...] | None = None
         self.warnings: list[str] = []
@@ -616,6 +618,7 @@ class _Builder:
             kuitan=not (self.go_type or 0) & 0x04,
             hanchan=bool((self.go_type or 0) & 0x08),
             seed=self.seed,
+            stepless_reach=self.stepless_reach,
             extra=tuple(self.meta_extra),
         )
         return Game(
@@ -802,6 +805,7 @@ class _HandState:
         elif step is None:  # 2006: one tag, accepted after the discard unless ronned
             self.events.append(RiichiDeclare(index, who))
             self.legacy.append(index)
+            self.b.stepless_reach = True
         else:
             raise InvalidValueError(f"REACH step={step!r}: steps are 1 and 2")
 
