@@ -45,6 +45,9 @@ class RuleSet:
     # tiles and yaku
     aka: int = 3
     """Number of red fives (0 = none).  Tenhou has one per suit (3; 2 in 3-player)."""
+    red_fives: tuple[int, ...] = (16, 52, 88)
+    """The tile ids that are red when ``aka`` is on: copy 0 of 5m, 5p and 5s.  The
+    2006 server had four, two of them 5p (16, 52, 53, 88; ``replay_audit.eras``)."""
     kuitan: bool = True
     kiriage: bool = False
     double_wind_fu: int = 4
