@@ -249,8 +249,8 @@ def _dated_text(
     )
     return (
         f"the log's date is {era.window.describe()}, and {rule.what} came {rule.when} "
-        f"({rule.source}): before, {rule.old_text}, {_state_text(old)}; after, "
-        f"{rule.new_text}, {_state_text(new)}; the log {follows}"
+        f"({rule.source}): under the rule before ({rule.old_text}) {_state_text(old)}, "
+        f"under the rule after ({rule.new_text}) {_state_text(new)}; the log {follows}"
     )
 
 

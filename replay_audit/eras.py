@@ -120,8 +120,8 @@ TENPAI_YAME = DatedRule(
     new=(("dealer_stops_on_tenpai", True),),
     first="2010060107",
     last="2010070100",
-    old_text="the dealer repeats (the rule until June 2010)",
-    new_text="the game ends (the rule since June 2010)",
+    old_text="the top dealer repeats on tenpai",
+    new_text="tenpai ends the game for the top dealer",
     tag="tenpai-renchan",
     source=(
         "blog.tenhou.net/article/38215017.html, 2010-05-18: introduced in June 2010; "
@@ -135,6 +135,7 @@ tenpai, on top or not; then it became an automatic stop (the blog: 「2010年6�
 seen under the old rule is the era2010 case of 2010-06-01 06h (it repeats at South 4
 on top); terralian/fastmaj switches at 07h that day, but the blog names only the
 month, so the rest of June is read both ways."""
+
 
 def _seeded_is_after(game: Game) -> Side | None:
     """Every log with a wall seed (INIT ``shuffle`` or SHUFFLE) seen counts 53 as
@@ -195,8 +196,8 @@ OPEN_RULES: tuple[OpenRule, ...] = (
         "extension",
         "the East-only game's South round and sudden death",
         "2010060107",
-        "no East-only log before June 2010 is known to reach South by today's rule, and one "
-        "of 2009 was reported entering South with a player over 30,000",
+        "no source dates it; the East-only logs of 2009 seen end at East 4 as today's rule "
+        "says, but one of 2009 was reported entering South with a player over 30,000",
         tonpuu_only=True,
     ),
     OpenRule(
