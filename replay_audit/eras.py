@@ -17,9 +17,9 @@ Logs from the days of the 2006 rules (the 半熟荘 server, before the 2009
 observations) also get a note for each thing they do whose 2006 rule was
 never observed (``UNOBSERVED_2006``): it is audited under today's rule.
 
-Modern logs are untouched: every window from June 2010 on lies after every
-change below except the open bust-at-zero question, which only ever turns a
-disagreement of a log before April 2024 into a note.
+Modern logs are untouched: a window from July 2010 on lies after every
+change below, and the one rule left open for it, a bust at exactly 0, only
+ever turns a disagreement of a log before April 2024 into a note.
 
 Only Tenhou's own rule sets are dated (``tenhou-*`` presets and their lobby
 variants); a rule set given by the user (``--rules``) is taken as it is.
@@ -237,16 +237,13 @@ class Era:
     before_2009: bool = False
     """The log is from the days of the 2006 rules (see ``UNOBSERVED_2006``)."""
 
-    def open_aspects(self) -> frozenset[str]:
-        return frozenset(r.aspect for r in self.open_rules)
-
 
 DATED_RULES: tuple[DatedRule, ...] = (TENPAI_YAME, RED_FIVES_2006)
 
 
 def rules_of_date(rules: RuleSet, game: Game) -> RuleSet:
     """``rules`` with the old value of every dated rule the log's window lies
-    wholly before (its name tagged, e.g. ``tenhou-4p-aka4-tenpai-renchan``)."""
+    wholly before (its name tagged, e.g. ``tenhou-4p-tenpai-renchan-aka4``)."""
     window = log_window(game)
     changes: dict[str, Any] = {}
     tags: list[str] = []
