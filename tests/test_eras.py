@@ -317,3 +317,16 @@ def test_a_2006_dealer_playing_on_after_a_win_on_top_is_a_note() -> None:
         hanchan=False,
     )
     assert (modern.expected, modern.notes) == (None, ())
+
+
+def test_the_red_five_set_is_checked_like_every_rule_value() -> None:
+    """Four reds need four ids of fives: the 2006 set is a valid rule, a fourth
+    red without its tile, or a red 6m, is refused."""
+    from replay_audit.errors import RulesError
+    from replay_audit.rules import with_overrides
+
+    old = with_overrides(T4, {"aka": "4", "red_fives": "16,52,53,88"})
+    assert old.red_fives == RED_FIVES_2006.old[1][1]
+    for bad in ({"aka": "4"}, {"red_fives": "16,20,88"}, {"red_fives": "16,16,88"}):
+        with pytest.raises(RulesError, match="red_fives"):
+            with_overrides(T4, bad)
