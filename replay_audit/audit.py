@@ -13,7 +13,6 @@ pickles cheaply to process pools and Dask workers.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import gc
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from replay_audit.eras import Era, era_of, rules_of_date
 from replay_audit.errors import LogFormatError, RulesError
 from replay_audit.events import (
     Discard,
@@ -123,23 +123,8 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
     csrule = dict(game.meta.extra).get("csrule")
     if csrule:
         detected = rules_for_csrule(detected, csrule)
-    date = game_date(game)
-    if date is not None and date < "2010" and detected.dealer_stops_on_tenpai:
-        # A 2009 log has a tenpai dealer on top playing on in all-last; Tenhou's
-        # automatic stop on tenpai came later.
-        detected = dataclasses.replace(detected, dealer_stops_on_tenpai=False)
-    return detected
-
-
-def game_date(game: Game) -> str | None:
-    """The log's date (``YYYYMMDDHH``), from its id or, when the id has none,
-    from the wall-seed format: per-hand INIT ``shuffle`` seeds were used only
-    until mid-July 2009."""
-    if game.meta.date is not None:
-        return game.meta.date
-    if game.hands and any(k == "shuffle" for k, _ in game.hands[0].extra):
-        return "2009071800"
-    return None
+    # Tenhou's rules of the log's date: 2009 tenpai renchan, the 2006 red fives (eras.py)
+    return rules_of_date(detected, game)
 
 
 # ---------------------------------------------------------------------- one game
@@ -168,9 +153,11 @@ def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 class _GameAuditor:
     """Walks one game; collects findings and the ``hands`` rows."""
 
-    def __init__(self, game: Game, rules: RuleSet) -> None:
+    def __init__(self, game: Game, rules: RuleSet, era: Era | None = None) -> None:
         self.game = game
         self.rules = rules
+        self.era = era if era is not None else Era()
+        """The readings the log's dates leave open (none for the caller's own rules)."""
         self.meta = game.meta
         self.findings: list[Finding] = []
         self.hand_rows: list[dict[str, Any]] = []
@@ -205,6 +192,7 @@ class _GameAuditor:
 
         replay = self.replay()
         self._note_warnings()
+        self._note_unobserved_2006()
         by_hand = {id(h.hand): h for h in replay.hands}
         played = [(hand, by_hand[id(hand)]) for hand in self.game.hands if id(hand) in by_hand]
         if not played:
@@ -234,6 +222,20 @@ class _GameAuditor:
         """What the parser kept but did not understand reaches the report as notes."""
         for text in self.game.warnings:
             self.add(INFO, "parse_warning", f"the parser noted: {text}")
+
+    def _note_unobserved_2006(self) -> None:
+        """What a log of the 2006 days does that no 2006 log shows is audited under
+        today's rule, and said in a note (``era_readings.unobserved_2006``)."""
+        from replay_audit.era_readings import unobserved_2006
+
+        for hand, seq, what in unobserved_2006(self.game, self.era):
+            self.add(
+                INFO,
+                "rule_2006_unknown",
+                f"{what}: no log of 2006 shows its rule, so today's is applied",
+                hand,
+                seq=seq,
+            )
 
     def _start_scores(self, hand: HandLog, chain: tuple[int, ...] | None) -> tuple[int, ...]:
         """The scores this hand's computations start from: the computed chain; the
@@ -444,7 +446,9 @@ class _GameAuditor:
     def _check_ba(
         self, hand: HandLog, ev: RecordedWin | RecordedDraw, honba: int, sticks: int
     ) -> None:
-        legacy = isinstance(ev, RecordedWin) and (self.meta.date or "9") < "2007"
+        # 2006 (stepless REACH) logs write no sticks in AGARI ba, though the winner
+        # collects them (formats.md §6.12: all 17 wins of the four public 2006 logs)
+        legacy = isinstance(ev, RecordedWin) and self.meta.stepless_reach
         if ev.honba is not None and ev.honba != honba:
             self.add(
                 "transition",
@@ -455,15 +459,16 @@ class _GameAuditor:
                 recorded=ev.honba,
                 computed=honba,
             )
-        if ev.sticks is not None and not legacy and ev.sticks != sticks:
+        if ev.sticks is not None and ev.sticks != (0 if legacy else sticks):
             self.add(
                 "transition",
                 "ba_sticks",
-                "riichi sticks in the result differ from the sticks carried in plus this hand's riichi",
+                "riichi sticks in the result differ from the sticks carried in plus this hand's riichi"
+                + (" (a 2006 AGARI writes none)" if legacy else ""),
                 hand,
                 seq=ev.seq,
                 recorded=ev.sticks,
-                computed=sticks,
+                computed=0 if legacy else sticks,
             )
 
     def _audit_win(
@@ -502,7 +507,7 @@ class _GameAuditor:
                 seat=ev.seat,
             )
             return None
-        value = score_win(ctx, self.rules)
+        value = self._win_value(ctx, ev, hand, score_win)
         row.update(
             comp_fu=value.fu,
             comp_han=value.han,
@@ -575,6 +580,22 @@ class _GameAuditor:
         row["comp_deltas"] = _fmt(tuple(deltas[:players]))
         self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
         return tuple(deltas)
+
+    def _win_value(
+        self,
+        ctx: WinContext,
+        ev: RecordedWin,
+        hand: HandLog,
+        score_win: Callable[[WinContext, RuleSet], WinValue],
+    ) -> WinValue:
+        """The win under the rules of the log's date; where its dates leave a
+        scoring rule open (the red fives), the reading the log follows, in a note."""
+        from replay_audit.era_readings import read_win
+
+        value, notes = read_win(self.era, self.rules, ctx, ev, score_win)
+        for note in notes:
+            self.add(INFO, note.field, note.message, hand, seq=ev.seq, seat=ev.seat)
+        return value
 
     def _pao_seat(self, ev: RecordedWin, rr: ResultReplay | None, value: WinValue) -> int | None:
         """The seat liable for this win (pao), from the calls: a liability the
@@ -696,7 +717,7 @@ class _GameAuditor:
                 )
         # with the chain unknown (a note said so) the flow reads this hand's scores
         scores = chain if chain is not None else hand.scores
-        expected = _expected_next(prev, outcome, scores, self.rules, self.meta)
+        expected = self._next_state(prev, outcome, scores, hand)
         if flagged and not _same_state(expected, hand):
             logged = _expected_next(prev, _as_logged(prev, outcome), scores, self.rules, self.meta)
             if _same_state(logged, hand):
@@ -713,16 +734,38 @@ class _GameAuditor:
         self._compare_state(hand, expected, "differs from what the previous hand leads to")
         return expected, chain
 
+    def _next_state(
+        self, prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], logged: HandLog | None
+    ) -> HandState | None:
+        """``_expected_next`` under the rules of the log's date; where its dates
+        leave a game-flow rule open, the course the log takes (``logged``: its next
+        hand, ``None`` where it ends), in a note (``era_readings.read_flow``)."""
+        from replay_audit.era_readings import read_flow
+
+        read = read_flow(
+            self.era,
+            self.rules,
+            lambda rules: _expected_next(prev, outcome, scores, rules, self.meta),
+            prev,
+            logged,
+            hanchan=self.meta.hanchan,
+        )
+        where = logged if logged is not None else prev
+        for note in read.notes:
+            self.add(INFO, note.field, note.message, where, seq=where.seq if logged else None)
+        return read.expected
+
     def _check_game_end(
         self, last: HandLog, outcome: _Outcome, end_scores: tuple[int, ...] | None
     ) -> None:
         owari = self.game.owari
         scores = end_scores if end_scores is not None else last.scores
-        goes_on = _expected_next(last, outcome, scores, self.rules, self.meta) is not None
         if self.game.errors:
             goes_on = False  # hands were lost to a parse error: it is reported, not the end
             if owari is None:
                 return
+        else:
+            goes_on = self._next_state(last, outcome, scores, None) is not None
         if owari is None:
             if _is_editor_export(self.meta):
                 self.add(
@@ -925,7 +968,7 @@ def audit_game(
     consistency, its moves against the wall and the hands, without scoring or
     payments, so no ``hands`` rows."""
     used = rules_for_game(game, rules)
-    auditor = _GameAuditor(game, used)
+    auditor = _GameAuditor(game, used, era_of(game, used) if rules is None else None)
     for err in game.errors:
         auditor.findings.append(
             Finding(

@@ -42,6 +42,16 @@ the window wide."""
 NO_LOBBY_LAST = "2012123123"
 """GO gained its ``lobby`` attribute around 2010-2012 (formats.md §3.10): a GO
 without it is from 2012 at the latest."""
+LOBBY_FIRST = "2010060107"
+"""...and the first log that can have it: the era2010 case
+(``2010060106gm-00a9-0000-30d6de3b``, ``../shared/cases``) has a GO without
+``lobby``, so a GO with one is later."""
+STEPLESS_REACH_LAST = "2009060320"
+"""Riichi as one REACH tag without ``step``, in a log with no wall seed: the 2006
+format (formats.md §3.10, §6.12; the four public 2006 logs, the last of
+2006-11-05).  A log with INIT ``shuffle`` seeds and REACH steps already existed on
+2009-06-03 (``2009060321gm-00b9-0000-75b25bcf``), so the seedless format is from
+before it."""
 PRIVATE_ATTRS_FIRST = "2021010100"
 """GO ``title``/``rule``/``ranking``/``csrule``: formats.md §3.10 has them from 2023,
 but a championship-lobby log of 2021-06 carries them too (``../shared/cases``); the
@@ -135,6 +145,9 @@ def log_window(game: Game) -> LogWindow:
         earliest.append(HEX_SEED_FIRST)
         latest.append(HEX_SEED_LAST)
         evidence.append("hex SHUFFLE seed")
+    elif game.meta.stepless_reach and not seed:
+        latest.append(STEPLESS_REACH_LAST)
+        evidence.append("2006 format: REACH without step, no wall seed")
     if game.meta.format == "tenhou-xml" and game.meta.go_type is not None:
         if game.meta.lobby is None:
             latest.append(NO_LOBBY_LAST)
@@ -142,6 +155,9 @@ def log_window(game: Game) -> LogWindow:
         if any(k in extra for k in ("title", "rule", "ranking", "csrule")):
             earliest.append(PRIVATE_ATTRS_FIRST)
             evidence.append("GO csrule attributes")
+        if game.meta.lobby is not None and max(earliest, default="") < LOBBY_FIRST:
+            earliest.append(LOBBY_FIRST)
+            evidence.append("GO with lobby")
     return LogWindow(
         max(earliest) if earliest else None,
         min(latest) if latest else None,

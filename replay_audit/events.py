@@ -233,6 +233,9 @@ class GameMeta:
     hanchan: bool = True
     seed: str | None = None
     """The SHUFFLE seed (wall RNG), when the log has one."""
+    stepless_reach: bool = False
+    """The log writes riichi as one REACH tag without ``step`` (the 2006 format,
+    formats.md §6.12; its AGARI ``ba`` carries no sticks)."""
     extra: tuple[tuple[str, str], ...] = ()
     """Attributes the parser kept but does not model (GO ``csrule``, JSON ``title`` ...)."""
 

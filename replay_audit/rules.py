@@ -45,6 +45,9 @@ class RuleSet:
     # tiles and yaku
     aka: int = 3
     """Number of red fives (0 = none).  Tenhou has one per suit (3; 2 in 3-player)."""
+    red_fives: tuple[int, ...] = (16, 52, 88)
+    """The tile ids that are red when ``aka`` is on: copy 0 of 5m, 5p and 5s.  The
+    2006 server had four, two of them 5p (16, 52, 53, 88; ``replay_audit.eras``)."""
     kuitan: bool = True
     kiriage: bool = False
     double_wind_fu: int = 4
@@ -130,7 +133,7 @@ class RuleSet:
 _CHOICES: dict[str, tuple[str, ...]] = {}
 """Field -> the values its ``Literal`` type allows (filled on first use)."""
 _COUNTS = {
-    "aka": (0, 3),
+    "aka": (0, 4),
     "double_wind_fu": (0, 4),
     "rinshan_tsumo_fu": (0, 2),
     "open_pinfu_fu": (20, 30),
@@ -142,7 +145,8 @@ _COUNTS = {
     "toutenkou_noten_penalty": (0, 10**3),
     "toutenkou_riichi_points": (0, 10**3),
 }
-"""Numeric fields and their possible range (aka: one red five per suit at most)."""
+"""Numeric fields and their possible range (aka: one red five per suit, and the
+2006 server's second red 5p; ``red_fives`` must hold that many fives)."""
 
 
 def check_values(rules: RuleSet) -> None:
@@ -177,6 +181,16 @@ def check_values(rules: RuleSet) -> None:
         )
     if not all(isinstance(y, int) and 36 <= y <= 51 for y in rules.pao_yakuman):
         raise RulesError(f"rules {rules.name!r}: pao_yakuman are yakuman ids 36-51")
+    fives = rules.red_fives
+    if (
+        not all(isinstance(t, int) and 0 <= t < 136 and t >> 2 in (4, 13, 22) for t in fives)
+        or len(set(fives)) != len(fives)
+        or rules.aka > len(fives)
+    ):
+        raise RulesError(
+            f"rules {rules.name!r}: red_fives are distinct ids of fives (16-19, 52-55, "
+            f"88-91), at least aka={rules.aka} of them; not {fives}"
+        )
 
 
 TENHOU_4P = RuleSet(old_tonpuu_uma=(10, 5, -5, -10), old_tonpuu_uma_until="2009080100")

@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.rules import PRESETS, RuleSet, rules_for_go_type
+from replay_audit.audit import rules_for_game
+from replay_audit.io import read_log
+from replay_audit.rules import PRESETS, RuleSet
 from replay_audit.scoring.flow import (
     HandOutcome,
     HandState,
@@ -249,11 +251,6 @@ def _outcome(hand: dict[str, Any]) -> HandOutcome:
     )
 
 
-KNOWN_2009_TENPAI_PLAY_ON = {"bug1.xml.gz"}
-"""A 2009 log whose all-last dealer, tenpai and on top, played on; it is followed
-with ``dealer_stops_on_tenpai=False`` (modern logs stop: 28 such endings)."""
-
-
 @pytest.mark.corpus
 def test_every_corpus_game_flows_and_ends_where_the_rules_say(corpus: Path) -> None:
     files = sorted((corpus / "tenhou-xml").rglob("*.xml.gz")) + sorted(
@@ -268,9 +265,11 @@ def test_every_corpus_game_flows_and_ends_where_the_rules_say(corpus: Path) -> N
         if go & 0x800:
             skipped.append(path.name)  # GO 2113 'ratio' games: one hand per game
             continue
-        rules: RuleSet = rules_for_go_type(go)
-        if path.name in KNOWN_2009_TENPAI_PLAY_ON:
-            rules = dataclasses.replace(rules, dealer_stops_on_tenpai=False)
+        # the rules as shipped: detected from the log and its date (a 2009 log such
+        # as special/bug1.xml.gz, whose top all-last dealer repeats on tenpai, is
+        # dated by its INIT shuffle seeds to before the June 2010 stop, eras.py)
+        rules: RuleSet = rules_for_game(read_log(path))
+        assert rules.players == (3 if go & 0x10 else 4)
         length = "hanchan" if go & 0x08 else "tonpuu"
         complete = "excerpts" not in path.parts
         for i, hand in enumerate(hands):
@@ -290,8 +289,9 @@ def test_every_corpus_game_flows_and_ends_where_the_rules_say(corpus: Path) -> N
 
 @pytest.mark.corpus
 def test_2009_tenpai_play_on_differs_from_the_modern_rule(corpus: Path) -> None:
-    """Documents why bug1.xml.gz needs the old setting: with the modern one the
-    flow would end the game at South 4 where the log plays on."""
+    """Documents why bug1.xml.gz needs its date's rule: with the modern one the
+    flow would end the game at South 4 where the log plays on; the shipped
+    detection gives it the old one."""
     path = corpus / "tenhou-xml" / "special" / "bug1.xml.gz"
     if not path.exists():
         pytest.skip("bug1.xml.gz absent")
@@ -301,3 +301,7 @@ def test_2009_tenpai_play_on_differs_from_the_modern_rule(corpus: Path) -> None:
     assert (
         next_hand(last_but_one["state"], _outcome(last_but_one), T4, game_length="hanchan") is None
     )
+    rules = rules_for_game(read_log(path))
+    assert rules.dealer_stops_on_tenpai is False
+    nxt = next_hand(last_but_one["state"], _outcome(last_but_one), rules, game_length="hanchan")
+    assert nxt == hands[-1]["state"]

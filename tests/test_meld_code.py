@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -63,7 +67,8 @@ def test_kita_does_not_open_the_hand() -> None:
         ((110 << 9) | 0x08 | 1, 0, "pon of kind 36"),
         ((10 << 9) | 0x08, 0, "pon from oneself"),
         ((136 << 8), 0, "kan of tile id 136"),
-        ((60 << 8) | 0x20, 0, "kita of a 7p"),
+        ((72 << 8) | 0x20, 0, "kita of a 1s"),
+        ((60 << 8) | 0x60, 0, "junk bits that are not the tile's"),
         (37961, 4, "seat 4"),
         (-1, 0, "negative code"),
         (1 << 16, 0, "more than 16 bits"),
@@ -119,3 +124,50 @@ def test_every_code_decodes_or_raises_cleanly(m: int, who: int) -> None:
     assert all(0 <= t < 136 for t in meld.tiles)
     # decoding the canonical code gives the same meld back
     assert decode_meld(encode_meld(meld, who), who) == meld
+
+
+# ------------------------------------------------------- 2006: junk in the ankan code
+
+
+@pytest.mark.parametrize(
+    ("m", "kind"),
+    [
+        # ankan 6p (tile 58) in senasJanAI 20061105gm-...-7a51288e E3 and -7b22326f E4
+        (14880, 14),
+        # ankan 9m (tile 34) in 20061105gm-...-7a51288e E3
+        (8736, 8),
+        # ankan 6s (tile 94) in the era2006 case, E1: low byte 0x40, no flag bit
+        (24128, 23),
+        # a North ankan written the 2006 way reads 0x60: an ankan, not a kita of North
+        ((121 << 8) | 0x60, 30),
+    ],
+)
+def test_2006_ankan_codes_with_the_tile_bits_repeated(m: int, kind: int) -> None:
+    meld = decode_meld(m, who=2)
+    assert meld == Meld(MeldKind.ANKAN, tuple(4 * kind + c for c in range(4)))
+    assert decode_meld(encode_meld(meld, 2), 2) == meld
+
+
+def test_kita_and_gari_codes_are_not_read_as_2006_ankans() -> None:
+    assert decode_meld((121 << 8) | 0x20, who=0).kind is MeldKind.KITA
+    # Toutenkou sets a 9m aside as 32 << 8 | 0x20: the 2006 form, but a gari there
+    assert decode_meld((33 << 8) | 0x20, who=0, gari=True) == Meld(MeldKind.KITA, (33,))
+    # outside Toutenkou the same code is the 2006 ankan of 9m
+    assert decode_meld((33 << 8) | 0x20, who=0).kind is MeldKind.ANKAN
+
+
+_N_CODE = re.compile(rb'<N who="\d" m="(\d+)"')
+
+
+@pytest.mark.corpus
+def test_no_corpus_code_reads_differently_with_the_2006_ankan_form(corpus: Path) -> None:
+    """The 2006 form is tested before the kita flag; on the whole corpus it only
+    ever meets ordinary ankan codes (tiles below 32, bits 5-7 clear), which the
+    modern layout reads the same way: no code changes meaning."""
+    codes: set[int] = set()
+    for path in sorted(corpus.rglob("*.xml.gz")):
+        codes.update(int(m) for m in _N_CODE.findall(gzip.decompress(path.read_bytes())))
+    assert len(codes) > 1000
+    hits = [m for m in codes if m & 0x1F == 0 and m & 0xE0 == (m >> 8) & 0xE0]
+    assert hits and all(m & 0xE0 == 0 for m in hits)
+    assert all(decode_meld(m, 0).kind is MeldKind.ANKAN for m in hits)

@@ -147,6 +147,19 @@ def test_legacy_2006_riichi_ronned_has_no_accept() -> None:
         doc(init(), '<T52/><REACH who="0"/><D52/>', AGARI_RON, ' owari="1,2,3,4,5,6,7,8"/>')
     )
     assert not any(isinstance(e, RiichiAccept) for e in game.hands[0].events)
+    assert game.meta.stepless_reach  # the format is known even with no stick placed
+
+
+def test_stepless_reach_marks_the_game_and_steps_do_not() -> None:
+    legacy = parse(doc(init(), '<T52/><REACH who="0"/><D52/><U53/><E53/>', OWARI_END))
+    steps = parse(
+        doc(
+            init(),
+            '<T52/><REACH who="0" step="1"/><D52/><REACH who="0" ten="240,250,250,250" step="2"/>',
+            OWARI_END,
+        )
+    )
+    assert (legacy.meta.stepless_reach, steps.meta.stepless_reach) == (True, False)
 
 
 def test_agari_fields() -> None:
@@ -489,6 +502,12 @@ def test_element_and_attribute_limits(monkeypatch: pytest.MonkeyPatch) -> None:
         ("2019021004gm-00a9-0000-e2f6516d.xml.gz", "2019021004gm-00a9-0000-e2f6516d"),
         ("/x/y/2019021004gm-00a9-0000-e2f6516d&tw=2.mjlog", "2019021004gm-00a9-0000-e2f6516d"),
         ("C:\\logs\\2024040112gm-00e1-0000-0123abcd.xml", "2024040112gm-00e1-0000-0123abcd"),
+        ("era2006_20061028gm-0001-0000-1af63a72.xml.gz", "20061028gm-0001-0000-1af63a72"),
+        ("20061105gm-0001-0000-06e87448&tw=0.mjlog", "20061105gm-0001-0000-06e87448"),
+        ("x_2021061315gm-0641-11000-f25efe24.xml.gz", "2021061315gm-0641-11000-f25efe24"),
+        ("2006102gm-0001-0000-1af63a72.xml", None),  # seven digits: no date
+        ("200610281gm-0001-0000-1af63a72.xml", None),  # nine digits
+        ("2021061315gm-0641-110000-f25efe24.xml", None),  # a six-digit lobby
         ("bug1.xml.gz", None),
         ("2019021004gm-00a9-0000-e2f6516d-copy.xml", None),
         ("<bytes>", None),

@@ -7,6 +7,16 @@ kita (0x20) -> kan (none of them), because a kita code also has bits that a
 careless kan test would read.  Offsets are relative, so the absolute seat is
 ``(who + offset) % 4`` (four-seat arithmetic also in three-player games).
 
+The 2006 server wrote an ankan as ``(t << 8) | (t & 0xE0)``: the low byte
+repeats bits 5-7 of the tile id (``_is_2006_ankan``).  Where bit 5 is set that
+reads as a kita, so those codes are recognised first (bits 0-4 clear, bits 5-7
+equal to the tile's): ankan 6p 14880 and 9m 8736 in
+``SenaShibanuma/senasJanAI:sample_data/20061105gm-0001-0000-7a51288e``, 6p
+14880 in ``...-7b22326f``; every ankan code of the four public 2006 logs has
+this form.  No later code does: a kita is ``t << 8 | 0x20`` with t = 120-123,
+whose bits 5-7 are 0x60, and none of the 56,861 codes of the shared corpus
+decodes differently (``tests/test_meld_code.py``).
+
 >>> decode_meld(54647, who=3)
 Meld(kind=<MeldKind.CHI: 'chi'>, tiles=(86, 91, 94), called=94, from_seat=2, added=None)
 >>> encode_meld(decode_meld(37969, who=2), who=2)
@@ -46,6 +56,8 @@ def decode_meld(m: int, who: int, *, gari: bool = False) -> Meld:
         raise InvalidValueError(f"meld by seat {who}: seats are 0-3")
     if not 0 <= m <= 0xFFFF:
         raise InvalidValueError(f"meld code {m} is not a 16-bit value")
+    if not gari and _is_2006_ankan(m):
+        return _decode_kan(m, who, 0)
     offset = m & 3
     if m & _CHI:
         return _decode_chi(m, who, offset)
@@ -56,6 +68,22 @@ def decode_meld(m: int, who: int, *, gari: bool = False) -> Meld:
         if tile >> 2 not in (_GARI_KINDS if gari else _KITA_KINDS) or offset:
             raise InvalidValueError(f"meld code {m}: kita of tile {tile} (offset {offset})")
         return Meld(MeldKind.KITA, (tile,))
+    return _decode_kan(m, who, offset)
+
+
+def _is_2006_ankan(m: int) -> bool:
+    """An ankan as the 2006 server wrote it: no flag or offset bits (0-4), and
+    bits 5-7 a copy of the tile id's (``(t << 8) | (t & 0xE0)``).  A modern ankan
+    of a tile below 32 has this form too and means the same.  Not asked in
+    Toutenkou games, whose 9m gari (``32 << 8 | 0x20``) has it as well.
+
+    >>> _is_2006_ankan(14880), _is_2006_ankan(8736), _is_2006_ankan(31008)
+    (True, True, False)
+    """
+    return m & 0x1F == 0 and m & 0xE0 == (m >> 8) & 0xE0
+
+
+def _decode_kan(m: int, who: int, offset: int) -> Meld:
     tile = m >> 8
     k = tile >> 2
     if k > 33:

@@ -83,7 +83,11 @@ DRAW_TAGS: Final = "TUVW"
 DISCARD_TAGS: Final = "DEFG"
 DRAW_KINDS: Final = ("exhaustive", "nm", "yao9", "reach4", "ron3", "kan4", "kaze4")
 
-_LOG_ID = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4}-[0-9a-f]{8}")
+_LOG_ID = re.compile(r"\d{8}(?:\d{2})?gm-[0-9a-f]{4}-\d{4,5}-[0-9a-f]{8}")
+"""``YYYYMMDDHHgm-TTTT-LLLL-hhhhhhhh``: the date and hour, the GO type in hex, the
+lobby and a hash.  2006 ids carry no hour (``20061028gm-0001-0000-1af63a72``,
+formats.md §6.12), and a championship lobby's number has five digits
+(``2021061315gm-0641-11000-f25efe24``, ``../shared/cases``)."""
 _LOG_ID_LAST = re.compile(r"(?:^|[._ -])(" + _LOG_ID.pattern + r")$")
 """A log id ending a descriptive name, after a dot, underscore, dash or space."""
 _SUFFIXES = (".gz", ".xml", ".mjlog", ".txt")
@@ -161,6 +165,10 @@ def log_id_from_name(name: str) -> str | None:
     '2024040112gm-00a9-0000-0123abcd'
     >>> log_id_from_name("3p_kita_2024030112gm-00b9-0000-3a7c0f19.xml")
     '2024030112gm-00b9-0000-3a7c0f19'
+    >>> log_id_from_name("era2006_20061028gm-0001-0000-1af63a72.xml.gz")
+    '20061028gm-0001-0000-1af63a72'
+    >>> log_id_from_name("2021061315gm-0641-11000-f25efe24.xml")
+    '2021061315gm-0641-11000-f25efe24'
     >>> log_id_from_name("bye.xml.gz") is None
     True
     >>> log_id_from_name("x2024040112gm-00a9-0000-0123abcd.xml") is None  # not a word of its own
@@ -299,6 +307,8 @@ class _Builder:
         self.go_type: int | None = None
         self.lobby: int | None = None
         self.seed: str | None = None
+        self.stepless_reach = False
+        """A REACH without ``step`` was seen: the 2006 format."""
         self.meta_extra: list[tuple[str, str]] = []
         self.player_list: tuple[Player, ...] | None = None
         self.warnings: list[str] = []
@@ -608,6 +618,7 @@ class _Builder:
             kuitan=not (self.go_type or 0) & 0x04,
             hanchan=bool((self.go_type or 0) & 0x08),
             seed=self.seed,
+            stepless_reach=self.stepless_reach,
             extra=tuple(self.meta_extra),
         )
         return Game(
@@ -794,6 +805,7 @@ class _HandState:
         elif step is None:  # 2006: one tag, accepted after the discard unless ronned
             self.events.append(RiichiDeclare(index, who))
             self.legacy.append(index)
+            self.b.stepless_reach = True
         else:
             raise InvalidValueError(f"REACH step={step!r}: steps are 1 and 2")
 

@@ -50,7 +50,7 @@ from replay_audit.scoring.yaku import (
     set_yaku,
     yakuman_count,
 )
-from replay_audit.tiles import NUM_KINDS, RED_FIVES, dora_of, parse_tiles
+from replay_audit.tiles import NUM_KINDS, dora_of, parse_tiles
 
 NOT_COMPLETE = "not_complete"
 NO_YAKU = "no_yaku"
@@ -86,10 +86,11 @@ def count_dora(
         for t in ctx.tiles:
             counts[t >> 2] += 1
     use_aka = rules.aka > 0
+    red = rules.red_fives
     aka = 0
     if use_aka:
         tiles = ctx.tiles
-        aka = (16 in tiles) + (52 in tiles) + (88 in tiles)
+        aka = sum([t in tiles for t in red])
     kita = 0
     if ctx.melds:
         counts = list(counts)
@@ -98,7 +99,7 @@ def count_dora(
                 kita += 1
             for t in m.tiles:
                 counts[t >> 2] += 1
-                if use_aka and t in RED_FIVES:
+                if use_aka and t in red:
                     aka += 1
     following = _DORA_NEXT[ctx.players == 3]
     dora = kita
@@ -322,16 +323,19 @@ T_RED_GARI, T_GARI, T_SET, T_KARASU, T_ALL_GARI, T_BANBAN = 61, 62, 63, 64, 65, 
 point of a set-aside red 5m.  A win's ``yaku`` lists them with their points."""
 
 
-def _toutenkou_dora(ctx: WinContext, counts: list[int]) -> tuple[int, int, int]:
+def _toutenkou_dora(
+    ctx: WinContext, counts: list[int], red: tuple[int, ...]
+) -> tuple[int, int, int]:
     """``(dora, ura, aka)`` points: every tile, set-aside gari included, counts for
-    the indicators (with the manzu quirk, ``toutenkou_dora_of``); red fives count
-    in the hand and in calls, while a set-aside red 5m is the ``五`` bonus instead."""
+    the indicators (with the manzu quirk, ``toutenkou_dora_of``); red fives
+    (``red``) count in the hand and in calls, while a set-aside red 5m is the
+    ``五`` bonus instead."""
     all_counts = list(counts)
-    aka = len(RED_FIVES.intersection(ctx.tiles))
+    aka = len(set(red).intersection(ctx.tiles))
     for m in ctx.melds:
         for t in m.tiles:
             all_counts[t >> 2] += 1
-            if m.kind != MeldKind.KITA and t in RED_FIVES:
+            if m.kind != MeldKind.KITA and t in red:
                 aka += 1
 
     def hits(indicators: tuple[int, ...]) -> int:
@@ -385,7 +389,7 @@ def score_toutenkou(ctx: WinContext, rules: RuleSet) -> WinValue:
         regular = 0
     else:
         ids, count = (), 0
-        dora, ura, aka = _toutenkou_dora(ctx, counts)
+        dora, ura, aka = _toutenkou_dora(ctx, counts, rules.red_fives)
         items.extend(yaku)
         if dora:
             items.append((DORA, dora))
@@ -395,7 +399,7 @@ def score_toutenkou(ctx: WinContext, rules: RuleSet) -> WinValue:
             items.append((URA, ura))
         regular += dora + ura + aka
     gari_tiles = [m.tiles[0] for m in ctx.melds if m.kind == MeldKind.KITA]
-    red_gari = sum(1 for t in gari_tiles if t in RED_FIVES)
+    red_gari = sum(1 for t in gari_tiles if t in rules.red_fives)
     held = list(counts)
     for m in ctx.melds:
         for t in m.tiles:
