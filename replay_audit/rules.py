@@ -26,10 +26,11 @@ YakumanMode = Literal["single", "cumulative", "full"]
 once and different ones stack; ``full``: the double patterns count twice."""
 KazoeMode = Literal["none", "sanbaiman", "single", "multiple"]
 ScoringMode = Literal["hanfu", "toutenkou"]
-Rounding = Literal["auto", "era1", "exact"]
+Rounding = Literal["auto", "era1", "exact", "either"]
 """Final-point rounding: ``era1`` = Tenhou until 2021 (non-top rounded to 1000,
 500 away from zero; top takes minus the rest), ``exact`` = to 0.1, ``auto`` =
-pick per log (exact if it fits, else era1)."""
+pick per log (exact if it fits, else era1), ``either`` = a lobby whose rounding
+the log does not record (both readings; the one the log follows is named in a note)."""
 
 RULEFILES = Path(__file__).resolve().parent / "rulefiles"
 """Rule files shipped with the package; ``load_rules("sanma-site")`` finds them by name."""
@@ -82,8 +83,16 @@ class RuleSet:
     # game
     start_points: int = 25000
     return_points: int = 30000
+    """The settlement origin: each final value is ``(raw - return) / 1000 + uma``."""
+    target_points: int = 0
+    """Points the top needs for the game to end at all-last (below them it goes into
+    the next wind); 0 = the return points.  Mahjong Soul keeps the two apart (30000
+    to end, settled against the 25000 start: ``majsoul.py``)."""
     uma: tuple[int, ...] = (20, 10, -10, -20)
     """Per place, in 1000s (tuple length = players)."""
+    uma_rows: tuple[tuple[int, ...], ...] = ()
+    """Floating uma (a private lobby's ``csrule`` 21-35): row ``k`` is the uma when
+    ``k`` players end strictly below the return points; empty = ``uma`` always."""
     oka: int = 20
     """To the top player, in 1000s."""
     old_tonpuu_uma: tuple[int, ...] = ()
@@ -95,12 +104,19 @@ class RuleSet:
     ties: Literal["seat_order", "split"] = "seat_order"
     leftover_sticks_to_top: bool = True
     west_extension: bool = True
+    extension_winds: int = 1
+    """How many winds of sudden death may follow all-last (Tenhou ranked: one)."""
     bust: bool = True
     """Game ends when a score goes below zero."""
     dealer_stops_all_last: bool = True
     dealer_stops_on_tenpai: bool = True
     """All-last: a tenpai dealer on top also ends the game (Tenhou 2018+; a 2009 log
     played on, so older logs may need ``False``)."""
+    renchan_on_win: bool = True
+    """The dealer keeps the deal after winning (a lobby's ``csrule`` may turn it off)."""
+    renchan_on_tenpai: bool = True
+    """The dealer keeps the deal when tenpai at an exhaustive draw (off in a
+    championship lobby: ``csrule`` bit 17, ``INFERRED_RULES``)."""
     kan_dora_immediate: bool = False
     """Kan dora revealed at once for every kan (Tenhou chip rooms); otherwise
     daiminkan/kakan dora come after the replacement draw."""
@@ -115,12 +131,25 @@ class RuleSet:
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    @property
+    def target(self) -> int:
+        """Points the top needs to end the game (``target_points``, else the return)."""
+        return self.target_points or self.return_points
+
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
             raise RulesError(f"rules {self.name!r}: players must be 3 or 4, not {self.players}")
         if len(self.uma) != self.players:
             raise RulesError(
                 f"rules {self.name!r}: uma needs {self.players} values, got {self.uma}"
+            )
+        if self.uma_rows and (
+            len(self.uma_rows) != self.players + 1
+            or any(len(row) != self.players for row in self.uma_rows)
+        ):
+            raise RulesError(
+                f"rules {self.name!r}: uma_rows needs {self.players + 1} rows of"
+                f" {self.players} values, got {self.uma_rows}"
             )
         if self.old_tonpuu_uma and len(self.old_tonpuu_uma) != self.players:
             raise RulesError(
@@ -216,9 +245,12 @@ MAJSOUL_4P = RuleSet(
     kokushi_ankan_ron=True,
     pao_scope="yakuman_only",
     triple_ron_abort=False,
+    return_points=25000,
+    target_points=30000,
     uma=(15, 5, -5, -15),
+    oka=0,
     rounding="exact",
-    notes="Mahjong Soul ranked (Jade/Throne uma differ: override uma).",
+    notes="Mahjong Soul: settled against the start (no oka), 30000 to end (majsoul.py).",
 )
 MAJSOUL_3P = dataclasses.replace(
     TENHOU_3P,
@@ -227,8 +259,12 @@ MAJSOUL_3P = dataclasses.replace(
     kokushi_ankan_ron=True,
     pao_scope="yakuman_only",
     triple_ron_abort=False,
+    return_points=35000,
+    target_points=40000,
     uma=(15, 0, -15),
+    oka=0,
     rounding="exact",
+    notes="Mahjong Soul: settled against the start (no oka), 40000 to end (majsoul.py).",
 )
 TOUTENKOU = RuleSet(
     name="toutenkou",
@@ -263,6 +299,7 @@ TENHOU_RATIO = dataclasses.replace(
     notes="GO 2113 (0x841) 'ratio' tables: one hand, 10-point starting scores, no uma or oka.",
 )
 
+
 PRESETS: dict[str, RuleSet] = {
     r.name: r for r in (TENHOU_4P, TENHOU_3P, MAJSOUL_4P, MAJSOUL_3P, TOUTENKOU, TENHOU_RATIO)
 }
@@ -283,7 +320,9 @@ def with_overrides(rules: RuleSet, overrides: dict[str, Any]) -> RuleSet:
 
 def _coerce(key: str, value: Any, current: Any) -> Any:
     if not isinstance(value, str):
-        return tuple(value) if isinstance(current, tuple) else value
+        if not isinstance(current, tuple):
+            return value
+        return tuple(tuple(v) if isinstance(v, list) else v for v in value)
     try:
         if isinstance(current, bool):
             if value.lower() in ("1", "true", "yes", "on"):
