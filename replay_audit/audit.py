@@ -119,7 +119,7 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
     if game.meta.format == "tenhou-xml":
         detected = rules_for_go_type(game.meta.go_type)
     else:
-        detected = rules_for_disp(game.meta.rule_disp, aka=game.meta.aka)
+        detected = rules_for_disp(game.meta.rule_disp, game.meta.aka, game.meta.players)
     csrule = dict(game.meta.extra).get("csrule")
     if csrule:
         detected = rules_for_csrule(detected, csrule)

@@ -397,20 +397,30 @@ def rules_for_go_type(go_type: int | None) -> RuleSet:
     return dataclasses.replace(base, **changes) if changes else base
 
 
-def rules_for_disp(disp: str | None, aka: bool = True) -> RuleSet:
+def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = None) -> RuleSet:
     """The preset a tenhou.net/6 ``rule.disp`` string implies (Tenhou lobby strings
-    such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names)."""
+    such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names, ``majsoul.py``).
+    ``players`` (from the log) decides three-player where the string does not
+    say it (tensoul's English build)."""
+    from replay_audit.majsoul import TARGET_ABOVE_START, room_of
+
     text = disp or ""
     lowered = text.lower()
+    room = room_of(text)
+    three = players == 3 or text.startswith(("三", "3"))
     if "東天紅" in text:
         base = TOUTENKOU
-    elif any(s in text for s in ("雀魂", "玉の間", "王座", "金の間", "銀の間", "銅の間")) or (
-        "mahjong soul" in lowered or "majsoul" in lowered or " room" in lowered
-    ):
-        # Mahjong Soul room names as tensoul writes them ("Gold Room South").
-        three = "三" in text or "3" in lowered or "three" in lowered or "sanma" in lowered
+    elif room is not None or "雀魂" in text or "mahjong soul" in lowered or "majsoul" in lowered:
         base = MAJSOUL_3P if three else MAJSOUL_4P
-    elif text.startswith("三") or "3-player" in lowered:
+        start = (room.start_3p if three else room.start_4p) if room else base.start_points
+        if start != base.start_points:
+            base = dataclasses.replace(
+                base,
+                start_points=start,
+                return_points=start,
+                target_points=start + TARGET_ABOVE_START,
+            )
+    elif three or "3-player" in lowered:
         base = TENHOU_3P
     else:
         base = TENHOU_4P
