@@ -117,7 +117,7 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
     if rules is not None:
         return rules
     if game.meta.format == "tenhou-xml":
-        detected = rules_for_go_type(game.meta.go_type)
+        detected = rules_for_go_type(game.meta.go_type, game.meta.lobby)
     else:
         detected = rules_for_disp(game.meta.rule_disp, game.meta.aka, game.meta.players)
     csrule = dict(game.meta.extra).get("csrule")

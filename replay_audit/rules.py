@@ -300,6 +300,85 @@ TENHOU_RATIO = dataclasses.replace(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class InferredRule:
+    """A rule generalised from one or a few real logs rather than documented by
+    the platform: what it says, where the code uses it, and the evidence."""
+
+    rule: str
+    used_in: str
+    evidence: str
+
+
+INFERRED_RULES: tuple[InferredRule, ...] = (
+    InferredRule(
+        "ranked chip rooms (GO 0x600, lobby 0) pay kiriage mangan",
+        "rules_for_go_type",
+        "2 hands: a 4h30f dealer tsumo in a GO 553 log and a 4h30f tsumo in a GO 1569 log",
+    ),
+    InferredRule(
+        "ranked chip rooms settle with uma +30/+10/-10/-30 (oka 20, return 30000)",
+        "rules_for_go_type",
+        "2 games: GO 553 and GO 1569 (their owari, rounded to 1000)",
+    ),
+    InferredRule(
+        "ranked 祝５ rooms (GO 0x600 both bits) pay 1500 per honba on ron, 500 per payer on tsumo",
+        "rules_for_go_type",
+        "1 hand: a 4h40f ron at 1 honba paid 9500 in a GO 1569 log; the tsumo value is "
+        "scaled from it; 祝２ (0x200 only) paid 300 (GO 553); 祝０ (0x400 only) unseen",
+    ),
+    InferredRule(
+        "ranked chip rooms show every kan's dora at once",
+        "rules_for_go_type (kan_dora_immediate)",
+        "1 kakan in a GO 553 log",
+    ),
+    InferredRule(
+        "chips: 1 for ippatsu, 1 per ura dora, 1 per red five (open hands too); ron: the "
+        "discarder pays them, tsumo: every other player pays them; never in the final points",
+        "chips.py",
+        "13 wins (7 with chips) in 3 logs: GO 553, GO 1569 and a championship lobby (GO 1601); "
+        "chips of a yakuman and of a double ron unseen",
+    ),
+    InferredRule(
+        "csrule field 0 bit 17 (0x20000): the dealer passes the deal when tenpai at a draw "
+        "(the honba still goes up, the sticks stay)",
+        "csrule.py (renchan_on_tenpai)",
+        "1 draw in a championship-lobby log (2021-06, csrule 4007C004), with two public "
+        "lobby-setting converters that name the bit",
+    ),
+    InferredRule(
+        "csrule field 6 is the return (settlement) points, field 5 what the top needs to end",
+        "csrule.py",
+        "2 logs, both with 5 = 6 = 30000; the field names come from two lobby-setting converters",
+    ),
+    InferredRule(
+        "csrule field 11 is the honba per payer (empty = 100)",
+        "csrule.py",
+        "1 tsumo at 1 honba in the championship-lobby log (+100 per payer, field empty)",
+    ),
+    InferredRule(
+        "csrule field 1 bit 1 (0x2): tied players share uma and oka",
+        "csrule.py",
+        "1 game (2023, lobby 1) with two ties, both shared",
+    ),
+    InferredRule(
+        "a lobby's rounding of the final points is not the ranked one of its date",
+        "csrule.py, lobby.py (rounding 'either')",
+        "the 2021-06 championship-lobby log writes exact tenths while ranked rooms rounded "
+        "to 1000 until 2021",
+    ),
+    InferredRule(
+        "Mahjong Soul settles against the start score (no oka) with uma +15/+5/-5/-15 "
+        "(3-player +15/0/-15), exact; the top needs 30000 (40000) to end at all-last",
+        "rules.MAJSOUL_4P/MAJSOUL_3P, majsoul.py",
+        "Mahjong Soul's match-mode table (tensoul data.json) and 3 real games (Bronze room "
+        "2023-10, a tournament 2024-01, a Gold-room record head 2023-08); 3-player unseen",
+    ),
+)
+"""Rules that rest on a handful of logs (the README lists them); a log that breaks
+one is a reason to look again, not proof the log is wrong."""
+
+
 PRESETS: dict[str, RuleSet] = {
     r.name: r for r in (TENHOU_4P, TENHOU_3P, MAJSOUL_4P, MAJSOUL_3P, TOUTENKOU, TENHOU_RATIO)
 }
@@ -369,8 +448,15 @@ def load_rules(spec: str | Path, overrides: dict[str, Any] | None = None) -> Rul
     return with_overrides(rules, overrides) if overrides else rules
 
 
-def rules_for_go_type(go_type: int | None) -> RuleSet:
-    """The preset a Tenhou GO type implies (aka and kuitan from its bits)."""
+def rules_for_go_type(go_type: int | None, lobby: int | None = None) -> RuleSet:
+    """The preset a Tenhou GO type implies (aka and kuitan from its bits).
+
+    The chip bits (0x600) mark a chip game everywhere; the ranked chip rooms'
+    own rules (kiriage, uma +30/+10/-10/-30, kan dora at once, 1500 per honba in
+    祝５ rooms: ``INFERRED_RULES``) apply in the ranked lobby only (``lobby`` 0 or
+    unknown): a private or championship lobby sets its own (``csrule``, or
+    ``lobby.py`` infers them).
+    """
     if go_type is None:
         return TENHOU_4P
     if go_type & 0x800 and go_type & 0x10:
@@ -387,12 +473,12 @@ def rules_for_go_type(go_type: int | None) -> RuleSet:
     if (aka, kuitan) != (base.aka, base.kuitan):
         changes.update(aka=aka, kuitan=kuitan)
     if go_type & 0x600:
-        # Chip rooms: kiriage mangan (two hands seen), uma 30-10 (both chip games
-        # in the corpus fit it); the 0x400 rooms paid 1500 per honba on ron.
-        changes.update(chips=True, kiriage=True, kan_dora_immediate=True, name=f"{base.name}-chip")
+        changes.update(chips=True)
+    if go_type & 0x600 and not lobby:
+        changes.update(kiriage=True, kan_dora_immediate=True, name=f"{base.name}-chip")
         if base.players == 4:
             changes.update(uma=(30, 10, -10, -30))
-        if go_type & 0x400:
+        if go_type & 0x600 == 0x600:
             changes.update(honba_ron=1500, honba_tsumo=500)
     return dataclasses.replace(base, **changes) if changes else base
 
@@ -432,32 +518,8 @@ def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = Non
 
 
 def rules_for_csrule(base: RuleSet, csrule: str) -> RuleSet:
-    """Apply a private lobby's ``csrule`` (GO attribute since 2023) to ``base``.
+    """Apply a private or championship lobby's ``csrule`` (GO attribute) to
+    ``base``, the rules of the lobby's GO type (``csrule.py`` reads it)."""
+    from replay_audit.csrule import read_csrule
 
-    Only the fields seen in a real log are read: 4 = starting points,
-    5 = return points, 21-23 = uma of 2nd, 3rd and 4th place (1st takes minus
-    their sum).  Private lobbies share uma between tied players.  Oka is what
-    the difference between return and start points leaves for the top.
-    """
-    fields = csrule.split(",")
-
-    def num(i: int) -> int | None:
-        try:
-            return int(fields[i])
-        except (IndexError, ValueError):
-            return None
-
-    changes: dict[str, Any] = {"name": f"{base.name}-csrule", "ties": "split"}
-    start, ret = num(4), num(5)
-    if start is not None and ret is not None:
-        changes.update(
-            start_points=start,
-            return_points=ret,
-            oka=(ret - start) * base.players // 1000,
-        )
-    rest = [num(i) for i in range(21, 21 + base.players - 1)]
-    if all(v is not None for v in rest):
-        others = [v for v in rest if v is not None]
-        changes["uma"] = (-sum(others), *others)
-        changes["old_tonpuu_uma"] = ()
-    return dataclasses.replace(base, **changes)
+    return read_csrule(base, csrule).rules
