@@ -161,6 +161,8 @@ class _GameAuditor:
         self.meta = game.meta
         self.findings: list[Finding] = []
         self.hand_rows: list[dict[str, Any]] = []
+        self.win_values: dict[int, WinValue | None] = {}
+        """The scorer's value of each recorded win, by ``id`` (for the chips)."""
 
     # -- helpers
     def add(
@@ -217,6 +219,22 @@ class _GameAuditor:
             prev = (hand, outcome)
         if prev is not None:
             self._check_game_end(prev[0], prev[1], chain)
+        if self.rules.chips:
+            self._check_chips()
+
+    def _check_chips(self) -> None:
+        """Every chip record against the chips the wins earn (``chips.py``); a
+        result row counts its chip findings too."""
+        from replay_audit.chips import check_chips
+
+        rows = {(r["hand_index"], r["seq"]): r for r in self.hand_rows}
+        for c in check_chips(self.game, self.win_values, self.meta.players):
+            self.add(c.category, c.field, c.message, c.hand, seq=c.seq, seat=c.seat,
+                     recorded=c.recorded, computed=c.computed)  # fmt: skip
+            row = rows.get((c.hand.index if c.hand else None, c.seq))
+            if row is not None and c.category != INFO:
+                row["n_findings"] += 1
+                row["status"] = "mismatch"
 
     def _note_warnings(self) -> None:
         """What the parser kept but did not understand reaches the report as notes."""
@@ -508,6 +526,7 @@ class _GameAuditor:
             )
             return None
         value = self._win_value(ctx, ev, hand, score_win)
+        self.win_values[id(ev)] = value
         row.update(
             comp_fu=value.fu,
             comp_han=value.han,
@@ -843,12 +862,16 @@ class _GameAuditor:
                 if i != pick
             )
             fits = "follow" if not misses(pts) else "fit no reading; compared with"
+            why = (
+                "the lobby's rounding of its final points is not in the log"
+                if self.rules.rounding == "either"
+                else f"the log's date is {window.describe()}, so the rule of its final "
+                "points is not known from the log itself"
+            )
             self.add(
                 INFO,
                 "final_reading",
-                f"the log's date is {window.describe()}, so the rule of its final points "
-                f"is not known from the log itself: the recorded points {fits} "
-                f"{chosen.label}; {others}",
+                f"{why}: the recorded points {fits} {chosen.label}; {others}",
                 last,
             )
         for s in misses(pts):
@@ -997,7 +1020,7 @@ def audit_game(
             auditor.run()
     except (LogFormatError, RulesError) as exc:
         auditor.add("replay", "aborted", f"audit stopped: {exc}")
-    return auditor.findings, auditor.hand_rows, used
+    return auditor.findings, auditor.hand_rows, auditor.rules
 
 
 def _game_row(
