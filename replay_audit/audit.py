@@ -153,11 +153,15 @@ def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 class _GameAuditor:
     """Walks one game; collects findings and the ``hands`` rows."""
 
-    def __init__(self, game: Game, rules: RuleSet, era: Era | None = None) -> None:
+    def __init__(
+        self, game: Game, rules: RuleSet, era: Era | None = None, *, read_lobby: bool = False
+    ) -> None:
         self.game = game
         self.rules = rules
         self.era = era if era is not None else Era()
         """The readings the log's dates leave open (none for the caller's own rules)."""
+        self.read_lobby = read_lobby
+        """Rules detected, not given: read what the lobby does not record off the log."""
         self.meta = game.meta
         self.findings: list[Finding] = []
         self.hand_rows: list[dict[str, Any]] = []
@@ -195,6 +199,8 @@ class _GameAuditor:
         replay = self.replay()
         self._note_warnings()
         self._note_unobserved_2006()
+        if self.read_lobby:
+            self._read_lobby(replay)
         by_hand = {id(h.hand): h for h in replay.hands}
         played = [(hand, by_hand[id(hand)]) for hand in self.game.hands if id(hand) in by_hand]
         if not played:
@@ -221,6 +227,15 @@ class _GameAuditor:
             self._check_game_end(prev[0], prev[1], chain)
         if self.rules.chips:
             self._check_chips()
+
+    def _read_lobby(self, replay: GameReplay) -> None:
+        """The rules a lobby does not record, read off the log (``lobby.py``)."""
+        from replay_audit.lobby import read_lobby
+
+        reading = read_lobby(self.game, replay, self.rules)
+        self.rules = reading.rules
+        for note in reading.notes:
+            self.add(note.category, note.field, note.message, note.hand)
 
     def _check_chips(self) -> None:
         """Every chip record against the chips the wins earn (``chips.py``); a
@@ -991,7 +1006,9 @@ def audit_game(
     consistency, its moves against the wall and the hands, without scoring or
     payments, so no ``hands`` rows."""
     used = rules_for_game(game, rules)
-    auditor = _GameAuditor(game, used, era_of(game, used) if rules is None else None)
+    auditor = _GameAuditor(
+        game, used, era_of(game, used) if rules is None else None, read_lobby=rules is None
+    )
     for err in game.errors:
         auditor.findings.append(
             Finding(
