@@ -136,13 +136,13 @@ def read_csrule(base: RuleSet, csrule: str) -> CsruleReading:
 
     start = num(4) or base.start_points
     ret = num(6) or base.return_points
-    target = num(5) or base.target
+    target = num(5) or base.points_to_end
     riichi = num(10) or base.riichi_cost
     honba = num(11)
     changes.update(
         start_points=start,
         return_points=ret,
-        target_points=target,
+        end_points=target,
         oka=(ret - start) * players // 1000,
         riichi_cost=riichi,
     )

@@ -138,7 +138,7 @@ def _try(
         rules,
         start_points=start,
         return_points=int(r * 1000),
-        target_points=rules.target,
+        end_points=rules.points_to_end,
         uma=tuple(int(u) for u in uma),
         uma_rows=(),
         oka=int(oka),

@@ -185,7 +185,7 @@ def _start_points(
             first,
         )
     )
-    changes: dict[str, Any] = {"start_points": start, "target_points": rules.target}
+    changes: dict[str, Any] = {"start_points": start, "end_points": rules.points_to_end}
     if majsoul:
         changes["return_points"] = start
     return dataclasses.replace(rules, **changes)
@@ -284,7 +284,7 @@ def _target_and_bust(
             if lower is None or top > lower[0]:
                 lower = (top, hand)
     upper = _end_top(game, replay, rules, all_last)
-    target = rules.target
+    target = rules.points_to_end
     if lower is None and upper is None:
         unseen.append(f"the points the top needs to end the game (default {target})")
     new = _target_between(target, lower, upper)
@@ -302,7 +302,7 @@ def _target_and_bust(
                 (upper or lower or (0, hands[-1]))[1],
             )
         )
-        changes["target_points"] = new
+        changes["end_points"] = new
     return dataclasses.replace(rules, **changes) if changes else rules
 
 

@@ -75,7 +75,7 @@ ROOMS: tuple[Room, ...] = (
 )
 """Every room tensoul names (``data.json`` ``desktop.matchmode``, notes of issue 16)."""
 
-TARGET_ABOVE_START = 5000
+END_ABOVE_START = 5000
 """``back_point`` - ``init_point`` in every room of the match-mode table: the top
 needs 30000 (3-player 40000) to end the game at all-last."""
 

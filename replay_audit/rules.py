@@ -84,7 +84,7 @@ class RuleSet:
     start_points: int = 25000
     return_points: int = 30000
     """The settlement origin: each final value is ``(raw - return) / 1000 + uma``."""
-    target_points: int = 0
+    end_points: int = 0
     """Points the top needs for the game to end at all-last (below them it goes into
     the next wind); 0 = the return points.  Mahjong Soul keeps the two apart (30000
     to end, settled against the 25000 start: ``majsoul.py``)."""
@@ -132,9 +132,9 @@ class RuleSet:
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
-    def target(self) -> int:
-        """Points the top needs to end the game (``target_points``, else the return)."""
-        return self.target_points or self.return_points
+    def points_to_end(self) -> int:
+        """Points the top needs to end the game (``end_points``, else the return)."""
+        return self.end_points or self.return_points
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
@@ -246,7 +246,7 @@ MAJSOUL_4P = RuleSet(
     pao_scope="yakuman_only",
     triple_ron_abort=False,
     return_points=25000,
-    target_points=30000,
+    end_points=30000,
     uma=(15, 5, -5, -15),
     oka=0,
     rounding="exact",
@@ -260,7 +260,7 @@ MAJSOUL_3P = dataclasses.replace(
     pao_scope="yakuman_only",
     triple_ron_abort=False,
     return_points=35000,
-    target_points=40000,
+    end_points=40000,
     uma=(15, 0, -15),
     oka=0,
     rounding="exact",
@@ -488,7 +488,7 @@ def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = Non
     such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names, ``majsoul.py``).
     ``players`` (from the log) decides three-player where the string does not
     say it (tensoul's English build)."""
-    from replay_audit.majsoul import TARGET_ABOVE_START, room_of
+    from replay_audit.majsoul import END_ABOVE_START, room_of
 
     text = disp or ""
     lowered = text.lower()
@@ -504,7 +504,7 @@ def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = Non
                 base,
                 start_points=start,
                 return_points=start,
-                target_points=start + TARGET_ABOVE_START,
+                end_points=start + END_ABOVE_START,
             )
     elif three or "3-player" in lowered:
         base = TENHOU_3P

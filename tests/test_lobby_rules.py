@@ -42,7 +42,7 @@ PRIVATE_2023 = "0FE0BF0B,0000001F,,,30000,30000,30000,,,,,,,,,,,,,,," + "5,-5,-1
 def test_championship_csrule_reads_every_rule_the_game_shows() -> None:
     rules = read_csrule(rules_for_go_type(0x641, lobby=1111), CHAMPIONSHIP).rules
     # fields 4/5/6: start 30000, the top needs 30000, return 30000: no oka
-    assert (rules.start_points, rules.target, rules.return_points, rules.oka) == (
+    assert (rules.start_points, rules.points_to_end, rules.return_points, rules.oka) == (
         30000,
         30000,
         30000,
@@ -62,7 +62,7 @@ def test_championship_csrule_reads_every_rule_the_game_shows() -> None:
 
 def test_return_points_are_field_6_and_the_target_field_5() -> None:
     rules = rules_for_csrule(TENHOU_4P, "0,,,,25000,35000,30000")
-    assert (rules.start_points, rules.target_points, rules.return_points) == (25000, 35000, 30000)
+    assert (rules.start_points, rules.end_points, rules.return_points) == (25000, 35000, 30000)
     assert rules.oka == 4 * (30000 - 25000) // 1000
 
 
@@ -185,7 +185,7 @@ def test_friendly_and_tournament_rooms_do_not_record_their_rules() -> None:
 
 def test_special_rooms_start_and_settle_at_their_own_score() -> None:
     rules = rules_for_disp("龍の割目南喰赤", True, 4)
-    assert (rules.start_points, rules.return_points, rules.target) == (40000, 40000, 45000)
+    assert (rules.start_points, rules.return_points, rules.points_to_end) == (40000, 40000, 45000)
 
 
 def test_majsoul_settles_against_the_start_with_no_oka() -> None:
@@ -195,7 +195,10 @@ def test_majsoul_settles_against_the_start_with_no_oka() -> None:
     # 3-player: (raw - 35000)/1000 + 15/0/-15
     _, points = final_points((50000, 35000, 20000, 0), 0, PRESETS["majsoul-3p"], era="exact")
     assert points[:3] == (30.0, 0.0, -30.0)
-    assert (PRESETS["majsoul-4p"].target, PRESETS["majsoul-3p"].target) == (30000, 40000)
+    assert (PRESETS["majsoul-4p"].points_to_end, PRESETS["majsoul-3p"].points_to_end) == (
+        30000,
+        40000,
+    )
 
 
 def test_majsoul_extension_uses_the_target_not_the_origin() -> None:

@@ -12,7 +12,7 @@ this module, which is a pure state machine over ``HandState`` values:
   3, 7 and 11 (E1-E3, S1-S3, W1-W3);
 * the game ends on a bust (a score below zero), or after the all-last hand
   (South 4, South 3 with three players, East 4 in tonpuu) once someone has
-  reached the target (``rules.target``: the return points on Tenhou); a
+  reached the target (``rules.points_to_end``: the return points on Tenhou); a
   dealer who keeps the deal there (win or tenpai; not an abortive draw) ends it only when on top (Tenhou's automatic
   agari-yame / tenpai-yame), otherwise play goes on;
 * if nobody has reached the target the game goes into the next wind
@@ -170,7 +170,7 @@ def end_reason(
     last = all_last_index(players, game_length)
     if state.round_index < last:
         return None
-    reached = any(scores[s] >= rules.target for s in range(players))
+    reached = any(scores[s] >= rules.points_to_end for s in range(players))
     can_end = reached or not rules.west_extension
     in_extension = state.round_index > last
     if dealer_keeps_deal(outcome, rules):
