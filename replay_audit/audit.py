@@ -117,9 +117,9 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
     if rules is not None:
         return rules
     if game.meta.format == "tenhou-xml":
-        detected = rules_for_go_type(game.meta.go_type)
+        detected = rules_for_go_type(game.meta.go_type, game.meta.lobby)
     else:
-        detected = rules_for_disp(game.meta.rule_disp, aka=game.meta.aka)
+        detected = rules_for_disp(game.meta.rule_disp, game.meta.aka, game.meta.players)
     csrule = dict(game.meta.extra).get("csrule")
     if csrule:
         detected = rules_for_csrule(detected, csrule)
@@ -153,14 +153,20 @@ def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 class _GameAuditor:
     """Walks one game; collects findings and the ``hands`` rows."""
 
-    def __init__(self, game: Game, rules: RuleSet, era: Era | None = None) -> None:
+    def __init__(
+        self, game: Game, rules: RuleSet, era: Era | None = None, *, read_lobby: bool = False
+    ) -> None:
         self.game = game
         self.rules = rules
         self.era = era if era is not None else Era()
         """The readings the log's dates leave open (none for the caller's own rules)."""
+        self.read_lobby = read_lobby
+        """Rules detected, not given: read what the lobby does not record off the log."""
         self.meta = game.meta
         self.findings: list[Finding] = []
         self.hand_rows: list[dict[str, Any]] = []
+        self.win_values: dict[int, WinValue | None] = {}
+        """The scorer's value of each recorded win, by ``id`` (for the chips)."""
 
     # -- helpers
     def add(
@@ -193,6 +199,8 @@ class _GameAuditor:
         replay = self.replay()
         self._note_warnings()
         self._note_unobserved_2006()
+        if self.read_lobby:
+            self._read_lobby(replay)
         by_hand = {id(h.hand): h for h in replay.hands}
         played = [(hand, by_hand[id(hand)]) for hand in self.game.hands if id(hand) in by_hand]
         if not played:
@@ -217,6 +225,31 @@ class _GameAuditor:
             prev = (hand, outcome)
         if prev is not None:
             self._check_game_end(prev[0], prev[1], chain)
+        if self.rules.chips:
+            self._check_chips()
+
+    def _read_lobby(self, replay: GameReplay) -> None:
+        """The rules a lobby does not record, read off the log (``lobby.py``)."""
+        from replay_audit.lobby import read_lobby
+
+        reading = read_lobby(self.game, replay, self.rules)
+        self.rules = reading.rules
+        for note in reading.notes:
+            self.add(note.category, note.field, note.message, note.hand)
+
+    def _check_chips(self) -> None:
+        """Every chip record against the chips the wins earn (``chips.py``); a
+        result row counts its chip findings too."""
+        from replay_audit.chips import check_chips
+
+        rows = {(r["hand_index"], r["seq"]): r for r in self.hand_rows}
+        for c in check_chips(self.game, self.win_values, self.meta.players):
+            self.add(c.category, c.field, c.message, c.hand, seq=c.seq, seat=c.seat,
+                     recorded=c.recorded, computed=c.computed)  # fmt: skip
+            row = rows.get((c.hand.index if c.hand else None, c.seq))
+            if row is not None and c.category != INFO:
+                row["n_findings"] += 1
+                row["status"] = "mismatch"
 
     def _note_warnings(self) -> None:
         """What the parser kept but did not understand reaches the report as notes."""
@@ -508,6 +541,7 @@ class _GameAuditor:
             )
             return None
         value = self._win_value(ctx, ev, hand, score_win)
+        self.win_values[id(ev)] = value
         row.update(
             comp_fu=value.fu,
             comp_han=value.han,
@@ -843,12 +877,16 @@ class _GameAuditor:
                 if i != pick
             )
             fits = "follow" if not misses(pts) else "fit no reading; compared with"
+            why = (
+                "the lobby's rounding of its final points is not in the log"
+                if self.rules.rounding == "either"
+                else f"the log's date is {window.describe()}, so the rule of its final "
+                "points is not known from the log itself"
+            )
             self.add(
                 INFO,
                 "final_reading",
-                f"the log's date is {window.describe()}, so the rule of its final points "
-                f"is not known from the log itself: the recorded points {fits} "
-                f"{chosen.label}; {others}",
+                f"{why}: the recorded points {fits} {chosen.label}; {others}",
                 last,
             )
         for s in misses(pts):
@@ -968,7 +1006,9 @@ def audit_game(
     consistency, its moves against the wall and the hands, without scoring or
     payments, so no ``hands`` rows."""
     used = rules_for_game(game, rules)
-    auditor = _GameAuditor(game, used, era_of(game, used) if rules is None else None)
+    auditor = _GameAuditor(
+        game, used, era_of(game, used) if rules is None else None, read_lobby=rules is None
+    )
     for err in game.errors:
         auditor.findings.append(
             Finding(
@@ -997,7 +1037,7 @@ def audit_game(
             auditor.run()
     except (LogFormatError, RulesError) as exc:
         auditor.add("replay", "aborted", f"audit stopped: {exc}")
-    return auditor.findings, auditor.hand_rows, used
+    return auditor.findings, auditor.hand_rows, auditor.rules
 
 
 def _game_row(

@@ -26,10 +26,11 @@ YakumanMode = Literal["single", "cumulative", "full"]
 once and different ones stack; ``full``: the double patterns count twice."""
 KazoeMode = Literal["none", "sanbaiman", "single", "multiple"]
 ScoringMode = Literal["hanfu", "toutenkou"]
-Rounding = Literal["auto", "era1", "exact"]
+Rounding = Literal["auto", "era1", "exact", "either"]
 """Final-point rounding: ``era1`` = Tenhou until 2021 (non-top rounded to 1000,
 500 away from zero; top takes minus the rest), ``exact`` = to 0.1, ``auto`` =
-pick per log (exact if it fits, else era1)."""
+pick per log (exact if it fits, else era1), ``either`` = a lobby whose rounding
+the log does not record (both readings; the one the log follows is named in a note)."""
 
 RULEFILES = Path(__file__).resolve().parent / "rulefiles"
 """Rule files shipped with the package; ``load_rules("sanma-site")`` finds them by name."""
@@ -82,8 +83,16 @@ class RuleSet:
     # game
     start_points: int = 25000
     return_points: int = 30000
+    """The settlement origin: each final value is ``(raw - return) / 1000 + uma``."""
+    end_points: int = 0
+    """Points the top needs for the game to end at all-last (below them it goes into
+    the next wind); 0 = the return points.  Mahjong Soul keeps the two apart (30000
+    to end, settled against the 25000 start: ``majsoul.py``)."""
     uma: tuple[int, ...] = (20, 10, -10, -20)
     """Per place, in 1000s (tuple length = players)."""
+    uma_rows: tuple[tuple[int, ...], ...] = ()
+    """Floating uma (a private lobby's ``csrule`` 21-35): row ``k`` is the uma when
+    ``k`` players end strictly below the return points; empty = ``uma`` always."""
     oka: int = 20
     """To the top player, in 1000s."""
     old_tonpuu_uma: tuple[int, ...] = ()
@@ -95,12 +104,19 @@ class RuleSet:
     ties: Literal["seat_order", "split"] = "seat_order"
     leftover_sticks_to_top: bool = True
     west_extension: bool = True
+    extension_winds: int = 1
+    """How many winds of sudden death may follow all-last (Tenhou ranked: one)."""
     bust: bool = True
     """Game ends when a score goes below zero."""
     dealer_stops_all_last: bool = True
     dealer_stops_on_tenpai: bool = True
     """All-last: a tenpai dealer on top also ends the game (Tenhou 2018+; a 2009 log
     played on, so older logs may need ``False``)."""
+    renchan_on_win: bool = True
+    """The dealer keeps the deal after winning (a lobby's ``csrule`` may turn it off)."""
+    renchan_on_tenpai: bool = True
+    """The dealer keeps the deal when tenpai at an exhaustive draw (off in a
+    championship lobby: ``csrule`` bit 17, ``INFERRED_RULES``)."""
     kan_dora_immediate: bool = False
     """Kan dora revealed at once for every kan (Tenhou chip rooms); otherwise
     daiminkan/kakan dora come after the replacement draw."""
@@ -115,12 +131,25 @@ class RuleSet:
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    @property
+    def points_to_end(self) -> int:
+        """Points the top needs to end the game (``end_points``, else the return)."""
+        return self.end_points or self.return_points
+
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
             raise RulesError(f"rules {self.name!r}: players must be 3 or 4, not {self.players}")
         if len(self.uma) != self.players:
             raise RulesError(
                 f"rules {self.name!r}: uma needs {self.players} values, got {self.uma}"
+            )
+        if self.uma_rows and (
+            len(self.uma_rows) != self.players + 1
+            or any(len(row) != self.players for row in self.uma_rows)
+        ):
+            raise RulesError(
+                f"rules {self.name!r}: uma_rows needs {self.players + 1} rows of"
+                f" {self.players} values, got {self.uma_rows}"
             )
         if self.old_tonpuu_uma and len(self.old_tonpuu_uma) != self.players:
             raise RulesError(
@@ -216,9 +245,12 @@ MAJSOUL_4P = RuleSet(
     kokushi_ankan_ron=True,
     pao_scope="yakuman_only",
     triple_ron_abort=False,
+    return_points=25000,
+    end_points=30000,
     uma=(15, 5, -5, -15),
+    oka=0,
     rounding="exact",
-    notes="Mahjong Soul ranked (Jade/Throne uma differ: override uma).",
+    notes="Mahjong Soul: settled against the start (no oka), 30000 to end (majsoul.py).",
 )
 MAJSOUL_3P = dataclasses.replace(
     TENHOU_3P,
@@ -227,8 +259,12 @@ MAJSOUL_3P = dataclasses.replace(
     kokushi_ankan_ron=True,
     pao_scope="yakuman_only",
     triple_ron_abort=False,
+    return_points=35000,
+    end_points=40000,
     uma=(15, 0, -15),
+    oka=0,
     rounding="exact",
+    notes="Mahjong Soul: settled against the start (no oka), 40000 to end (majsoul.py).",
 )
 TOUTENKOU = RuleSet(
     name="toutenkou",
@@ -263,6 +299,86 @@ TENHOU_RATIO = dataclasses.replace(
     notes="GO 2113 (0x841) 'ratio' tables: one hand, 10-point starting scores, no uma or oka.",
 )
 
+
+@dataclass(frozen=True, slots=True)
+class InferredRule:
+    """A rule generalised from one or a few real logs rather than documented by
+    the platform: what it says, where the code uses it, and the evidence."""
+
+    rule: str
+    used_in: str
+    evidence: str
+
+
+INFERRED_RULES: tuple[InferredRule, ...] = (
+    InferredRule(
+        "ranked chip rooms (GO 0x600, lobby 0) pay kiriage mangan",
+        "rules_for_go_type",
+        "2 hands: a 4h30f dealer tsumo in a GO 553 log and a 4h30f tsumo in a GO 1569 log",
+    ),
+    InferredRule(
+        "ranked chip rooms settle with uma +30/+10/-10/-30 (oka 20, return 30000)",
+        "rules_for_go_type",
+        "2 games: GO 553 and GO 1569 (their owari, rounded to 1000)",
+    ),
+    InferredRule(
+        "ranked 祝５ rooms (GO 0x600 both bits) pay 1500 per honba on ron, 500 per payer on tsumo",
+        "rules_for_go_type",
+        "1 hand: a 4h40f ron at 1 honba paid 9500 in a GO 1569 log; the tsumo value is "
+        "scaled from it; 祝２ (0x200 only) paid 300 (GO 553); 祝０ (0x400 only) unseen",
+    ),
+    InferredRule(
+        "ranked chip rooms show every kan's dora at once",
+        "rules_for_go_type (kan_dora_immediate)",
+        "1 kakan in a GO 553 log",
+    ),
+    InferredRule(
+        "chips: 1 for ippatsu, 1 per ura dora, 1 per red five (open hands too); ron: the "
+        "discarder pays them, tsumo: every other player pays them; never in the final points",
+        "chips.py",
+        "13 wins (7 with chips) in 3 logs: GO 553, GO 1569 and a championship lobby (GO 1601); "
+        "chips of a yakuman and of a double ron unseen",
+    ),
+    InferredRule(
+        "csrule field 0 bit 17 (0x20000): the dealer passes the deal when tenpai at a draw "
+        "(the honba still goes up, the sticks stay)",
+        "csrule.py (renchan_on_tenpai)",
+        "1 draw in a championship-lobby log (2021-06, csrule 4007C004), with two public "
+        "lobby-setting converters that name the bit",
+    ),
+    InferredRule(
+        "csrule field 6 is the return (settlement) points, field 5 what the top needs to end",
+        "csrule.py",
+        "2 logs, both with 5 = 6 = 30000; the field names come from two lobby-setting converters",
+    ),
+    InferredRule(
+        "csrule field 11 is the honba per payer (empty = 100)",
+        "csrule.py",
+        "1 tsumo at 1 honba in the championship-lobby log (+100 per payer, field empty)",
+    ),
+    InferredRule(
+        "csrule field 1 bit 1 (0x2): tied players share uma and oka",
+        "csrule.py",
+        "1 game (2023, lobby 1) with two ties, both shared",
+    ),
+    InferredRule(
+        "a lobby's rounding of the final points is not the ranked one of its date",
+        "csrule.py, lobby.py (rounding 'either')",
+        "the 2021-06 championship-lobby log writes exact tenths while ranked rooms rounded "
+        "to 1000 until 2021",
+    ),
+    InferredRule(
+        "Mahjong Soul settles against the start score (no oka) with uma +15/+5/-5/-15 "
+        "(3-player +15/0/-15), exact; the top needs 30000 (40000) to end at all-last",
+        "rules.MAJSOUL_4P/MAJSOUL_3P, majsoul.py",
+        "Mahjong Soul's match-mode table (tensoul data.json) and 3 real games (Bronze room "
+        "2023-10, a tournament 2024-01, a Gold-room record head 2023-08); 3-player unseen",
+    ),
+)
+"""Rules that rest on a handful of logs (the README lists them); a log that breaks
+one is a reason to look again, not proof the log is wrong."""
+
+
 PRESETS: dict[str, RuleSet] = {
     r.name: r for r in (TENHOU_4P, TENHOU_3P, MAJSOUL_4P, MAJSOUL_3P, TOUTENKOU, TENHOU_RATIO)
 }
@@ -283,7 +399,9 @@ def with_overrides(rules: RuleSet, overrides: dict[str, Any]) -> RuleSet:
 
 def _coerce(key: str, value: Any, current: Any) -> Any:
     if not isinstance(value, str):
-        return tuple(value) if isinstance(current, tuple) else value
+        if not isinstance(current, tuple):
+            return value
+        return tuple(tuple(v) if isinstance(v, list) else v for v in value)
     try:
         if isinstance(current, bool):
             if value.lower() in ("1", "true", "yes", "on"):
@@ -330,8 +448,15 @@ def load_rules(spec: str | Path, overrides: dict[str, Any] | None = None) -> Rul
     return with_overrides(rules, overrides) if overrides else rules
 
 
-def rules_for_go_type(go_type: int | None) -> RuleSet:
-    """The preset a Tenhou GO type implies (aka and kuitan from its bits)."""
+def rules_for_go_type(go_type: int | None, lobby: int | None = None) -> RuleSet:
+    """The preset a Tenhou GO type implies (aka and kuitan from its bits).
+
+    The chip bits (0x600) mark a chip game everywhere; the ranked chip rooms'
+    own rules (kiriage, uma +30/+10/-10/-30, kan dora at once, 1500 per honba in
+    祝５ rooms: ``INFERRED_RULES``) apply in the ranked lobby only (``lobby`` 0 or
+    unknown): a private or championship lobby sets its own (``csrule``, or
+    ``lobby.py`` infers them).
+    """
     if go_type is None:
         return TENHOU_4P
     if go_type & 0x800 and go_type & 0x10:
@@ -348,30 +473,40 @@ def rules_for_go_type(go_type: int | None) -> RuleSet:
     if (aka, kuitan) != (base.aka, base.kuitan):
         changes.update(aka=aka, kuitan=kuitan)
     if go_type & 0x600:
-        # Chip rooms: kiriage mangan (two hands seen), uma 30-10 (both chip games
-        # in the corpus fit it); the 0x400 rooms paid 1500 per honba on ron.
-        changes.update(chips=True, kiriage=True, kan_dora_immediate=True, name=f"{base.name}-chip")
+        changes.update(chips=True)
+    if go_type & 0x600 and not lobby:
+        changes.update(kiriage=True, kan_dora_immediate=True, name=f"{base.name}-chip")
         if base.players == 4:
             changes.update(uma=(30, 10, -10, -30))
-        if go_type & 0x400:
+        if go_type & 0x600 == 0x600:
             changes.update(honba_ron=1500, honba_tsumo=500)
     return dataclasses.replace(base, **changes) if changes else base
 
 
-def rules_for_disp(disp: str | None, aka: bool = True) -> RuleSet:
+def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = None) -> RuleSet:
     """The preset a tenhou.net/6 ``rule.disp`` string implies (Tenhou lobby strings
-    such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names)."""
+    such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names, ``majsoul.py``).
+    ``players`` (from the log) decides three-player where the string does not
+    say it (tensoul's English build)."""
+    from replay_audit.majsoul import END_ABOVE_START, room_of
+
     text = disp or ""
     lowered = text.lower()
+    room = room_of(text)
+    three = players == 3 or text.startswith(("三", "3"))
     if "東天紅" in text:
         base = TOUTENKOU
-    elif any(s in text for s in ("雀魂", "玉の間", "王座", "金の間", "銀の間", "銅の間")) or (
-        "mahjong soul" in lowered or "majsoul" in lowered or " room" in lowered
-    ):
-        # Mahjong Soul room names as tensoul writes them ("Gold Room South").
-        three = "三" in text or "3" in lowered or "three" in lowered or "sanma" in lowered
+    elif room is not None or "雀魂" in text or "mahjong soul" in lowered or "majsoul" in lowered:
         base = MAJSOUL_3P if three else MAJSOUL_4P
-    elif text.startswith("三") or "3-player" in lowered:
+        start = (room.start_3p if three else room.start_4p) if room else base.start_points
+        if start != base.start_points:
+            base = dataclasses.replace(
+                base,
+                start_points=start,
+                return_points=start,
+                end_points=start + END_ABOVE_START,
+            )
+    elif three or "3-player" in lowered:
         base = TENHOU_3P
     else:
         base = TENHOU_4P
@@ -383,32 +518,8 @@ def rules_for_disp(disp: str | None, aka: bool = True) -> RuleSet:
 
 
 def rules_for_csrule(base: RuleSet, csrule: str) -> RuleSet:
-    """Apply a private lobby's ``csrule`` (GO attribute since 2023) to ``base``.
+    """Apply a private or championship lobby's ``csrule`` (GO attribute) to
+    ``base``, the rules of the lobby's GO type (``csrule.py`` reads it)."""
+    from replay_audit.csrule import read_csrule
 
-    Only the fields seen in a real log are read: 4 = starting points,
-    5 = return points, 21-23 = uma of 2nd, 3rd and 4th place (1st takes minus
-    their sum).  Private lobbies share uma between tied players.  Oka is what
-    the difference between return and start points leaves for the top.
-    """
-    fields = csrule.split(",")
-
-    def num(i: int) -> int | None:
-        try:
-            return int(fields[i])
-        except (IndexError, ValueError):
-            return None
-
-    changes: dict[str, Any] = {"name": f"{base.name}-csrule", "ties": "split"}
-    start, ret = num(4), num(5)
-    if start is not None and ret is not None:
-        changes.update(
-            start_points=start,
-            return_points=ret,
-            oka=(ret - start) * base.players // 1000,
-        )
-    rest = [num(i) for i in range(21, 21 + base.players - 1)]
-    if all(v is not None for v in rest):
-        others = [v for v in rest if v is not None]
-        changes["uma"] = (-sum(others), *others)
-        changes["old_tonpuu_uma"] = ()
-    return dataclasses.replace(base, **changes)
+    return read_csrule(base, csrule).rules

@@ -181,9 +181,6 @@ _GO = re.compile(r'<GO type="(\d+)"')
 UNDATED_2009_TONPUU = {"bye.xml.gz", "shuffle.xml.gz"}
 """dnovikoff 2009 tonpuu games (INIT ``shuffle=`` era, before mid-July 2009) whose
 file names carry no date; they are settled as dated 2009-07."""
-CHIP_ROOM_UMA = (30, 10, -10, -30)
-"""Chip rooms (GO 0x600) pay a bigger uma: both chip games fit +30/+10/-10/-30
-(the preset does not carry it yet)."""
 PRIVATE_LOBBY = {"newattr2023.xml.gz"}
 """Private lobby with split ties and its own uma/oka (not in the log)."""
 
@@ -215,8 +212,6 @@ def test_every_corpus_owari_is_reproduced(corpus: Path) -> None:
         if path.name in UNDATED_2009_TONPUU:
             date = "2009070100"
         rules = uma_for_date(rules, date, hanchan=bool(go & 0x08))
-        if go & 0x600:
-            rules = dataclasses.replace(rules, uma=CHIP_ROOM_UMA)
         n = rules.players
         era = detect_era(rec, rules, date=date)
         raw, pts = final_points(end[:n], sticks, rules, era=era)

@@ -47,9 +47,24 @@ NOTES = {
     "era2006_four_reds_stepless_riichi_ankan_junk_20061015gm-0001-0000-2006a4e1.xml": [
         "rule_2006_unknown"
     ],
+    "chip_room_ippatsu_ura_aka.2024060112gm-0221-0000-c41b0a01.xml": ["chips"],
+    "private_lobby_custom_uma_west_round.2024060112gm-0041-1234-5a1b2c3d.xml": [
+        "lobby_rules",
+        "inferred_renchan",
+        "inferred_length",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
+    "majsoul_friendly_room_own_uma.json": [
+        "lobby_rules",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
 }
 """The notes a sample carries on purpose (an excerpt that starts at its last hand; a
-2006 game's nine-terminal abort, which no 2006 log shows)."""
+2006 game's nine-terminal abort, which no 2006 log shows; a chip game: what the chip
+audit rests on; the lobbies whose rules are read off the log, whose notes
+``tests/test_lobbies.py`` checks)."""
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])

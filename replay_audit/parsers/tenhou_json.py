@@ -69,6 +69,7 @@ from replay_audit.events import (
     RiichiDeclare,
     hand_label,
 )
+from replay_audit.majsoul import is_tonpuu, room_of
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.tiles import KIND_NAMES, RED_FIVES, Tile, is_red, kind, tenhou6_kind
 
@@ -333,7 +334,7 @@ def _meta(doc: dict[str, Any], source: str, log_id: str | None) -> GameMeta:
         rule_disp=disp,
         aka=aka,
         kuitan=("喰" in disp) if disp else True,
-        hanchan=("東" not in disp or "南" in disp) if disp else True,
+        hanchan=not is_tonpuu(disp) if disp else True,
         extra=tuple(extra),
     )
 
@@ -342,10 +343,10 @@ def is_chip_room(disp: str | None) -> bool:
     """A 祝儀 (chip) room by its ``rule.disp``: a 祝 mark or one of the chip room
     names 若 銀 琥 孔 (formats.md §3.3 GO bits 0x600).
 
-    >>> is_chip_room("琥南喰赤祝５"), is_chip_room("鳳南喰赤")
-    (True, False)
+    >>> is_chip_room("琥南喰赤祝５"), is_chip_room("鳳南喰赤"), is_chip_room("銀の間東喰赤")
+    (True, False, False)
     """
-    if not disp:
+    if not disp or room_of(disp) is not None:  # Mahjong Soul's 銀の間 is no chip room
         return False
     room = disp[1:2] if disp.startswith("三") else disp[:1]
     return "祝" in disp or room in ("若", "銀", "琥", "孔")

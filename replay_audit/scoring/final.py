@@ -53,11 +53,14 @@ def place_bonus(scores: Sequence[int], rules: RuleSet) -> tuple[Fraction, ...]:
     """Uma plus oka (in 1000s) for each seat, after the tiebreak rule.
 
     With ``ties == "split"`` tied players share the uma and oka of the places
-    they occupy; otherwise seat order decides.
+    they occupy; otherwise seat order decides.  A floating uma
+    (``rules.uma_rows``) takes the row of the number of players below the
+    return points.
     """
     players = rules.players
     order = _order(scores, players)
-    bonus = [Fraction(u) for u in rules.uma]
+    below = sum(1 for s in range(players) if scores[s] < rules.return_points)
+    bonus = [Fraction(u) for u in (rules.uma_rows[below] if rules.uma_rows else rules.uma)]
     bonus[0] += rules.oka
     result = [Fraction(0)] * players
     i = 0
@@ -189,8 +192,10 @@ def readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading,
     >>> [r.label for r in readings(PRESETS["tenhou-4p"], LogWindow("2010", None), True)]
     ['exact to 0.1 (Tenhou since 2022)', 'rounded to 1000 (Tenhou until 2021)']
     """
-    if rules.rounding != "auto":
-        eras: list[Era] = [rules.rounding]
+    if rules.rounding == "either":
+        eras: list[Era] = ["exact", "era1"]
+    elif rules.rounding != "auto":
+        eras = [rules.rounding]
     else:
         eras = []
         if window.latest is None or window.latest.ljust(10, "0") > ERA1_LAST_SEEN:

@@ -12,13 +12,14 @@ this module, which is a pure state machine over ``HandState`` values:
   3, 7 and 11 (E1-E3, S1-S3, W1-W3);
 * the game ends on a bust (a score below zero), or after the all-last hand
   (South 4, South 3 with three players, East 4 in tonpuu) once someone has
-  reached the return points; a dealer who keeps the deal there (win or
-  tenpai; not an abortive draw) ends it only when on top (Tenhou's automatic
+  reached the target (``rules.points_to_end``: the return points on Tenhou); a
+  dealer who keeps the deal there (win or tenpai; not an abortive draw) ends it only when on top (Tenhou's automatic
   agari-yame / tenpai-yame), otherwise play goes on;
-* if nobody has reached the return points the game goes into the next wind
+* if nobody has reached the target the game goes into the next wind
   (West, or South for tonpuu) under the same rules, ending after the first
-  hand that passes the deal with someone at or above them (sudden death), at
-  the latest when that wind's last hand passes the deal.
+  hand that passes the deal with someone at or above it (sudden death), at
+  the latest when that wind's last hand passes the deal (``rules.extension_winds``
+  winds of it at most).
 
 Checked on every game of the corpus (see ``tests/test_flow.py``).
 
@@ -120,11 +121,14 @@ def extension_last_index(players: int, game_length: GameLength) -> int:
     return all_last_index(players, game_length) + 4
 
 
-def dealer_keeps_deal(outcome: HandOutcome) -> bool:
-    """Renchan: the dealer won, was tenpai at an exhaustive draw, or the draw was abortive."""
+def dealer_keeps_deal(outcome: HandOutcome, rules: RuleSet | None = None) -> bool:
+    """Renchan: the dealer won, was tenpai at an exhaustive draw, or the draw was
+    abortive; a lobby may pass the deal after a dealer win or tenpai
+    (``rules.renchan_on_win``, ``rules.renchan_on_tenpai``)."""
     if outcome.winners:
-        return outcome.dealer_won
-    return outcome.is_abortive or outcome.dealer_tenpai
+        return outcome.dealer_won and (rules is None or rules.renchan_on_win)
+    tenpai = outcome.dealer_tenpai and (rules is None or rules.renchan_on_tenpai)
+    return outcome.is_abortive or tenpai
 
 
 def scores_after(state: HandState, outcome: HandOutcome, rules: RuleSet) -> tuple[int, ...]:
@@ -166,10 +170,10 @@ def end_reason(
     last = all_last_index(players, game_length)
     if state.round_index < last:
         return None
-    reached = any(scores[s] >= rules.return_points for s in range(players))
+    reached = any(scores[s] >= rules.points_to_end for s in range(players))
     can_end = reached or not rules.west_extension
     in_extension = state.round_index > last
-    if dealer_keeps_deal(outcome):
+    if dealer_keeps_deal(outcome, rules):
         dealer_top = ranks(scores, players)[state.dealer] == 0
         stops = (
             rules.dealer_stops_all_last
@@ -183,7 +187,9 @@ def end_reason(
         return "all_last" if can_end else None
     if reached:
         return "sudden_death"
-    if state.round_index >= extension_last_index(players, game_length):
+    if state.round_index >= extension_last_index(players, game_length) + 4 * (
+        rules.extension_winds - 1
+    ):
         return "extension_end"
     return None
 
@@ -195,7 +201,7 @@ def next_hand(
     if end_reason(state, outcome, rules, game_length=game_length) is not None:
         return None
     scores = scores_after(state, outcome, rules)
-    keep = dealer_keeps_deal(outcome)
+    keep = dealer_keeps_deal(outcome, rules)
     if outcome.winners:
         honba = state.honba + 1 if outcome.dealer_won else 0
         sticks = 0
