@@ -23,8 +23,11 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
+from collections.abc import Iterator
+from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -39,6 +42,7 @@ __all__ = [
     "HAVE_CORE",
     "PURE_PYTHON_ENV",
     "CoreMissingWarning",
+    "iter_walls",
     "wall_from_init_shuffle",
     "walls_from_seed",
 ]
@@ -64,10 +68,36 @@ if not HAVE_CORE and os.environ.get(PURE_PYTHON_ENV) != "1":
     )
 
 
+def _wall_module() -> ModuleType:
+    """``replay_audit.wall``, imported when first needed (``import replay_audit`` stays
+    cheap), and always the module itself, whatever the package attribute holds."""
+    return importlib.import_module("replay_audit.wall")
+
+
+def iter_walls(seed: str, players: int = 4) -> Iterator[Wall]:
+    """``replay_audit.wall.iter_walls``, by the compiled core when it can: a game's
+    walls hand after hand, without end; a bad seed raises ``ValueError`` here."""
+    wall = _wall_module()
+    if _core is not None and seed.isascii():
+        try:
+            stream = _core.WallStream(seed, players)
+        except ValueError:
+            pass
+        else:
+            return _stream_walls(wall.Wall, stream)
+    result: Iterator[Wall] = wall.iter_walls(seed, players)
+    return result
+
+
+def _stream_walls(cls: type[Wall], stream: _core.WallStream) -> Iterator[Wall]:
+    flipped = stream.flipped
+    for record in stream:
+        yield _record_wall(cls, record, flipped)
+
+
 def walls_from_seed(seed: str, players: int = 4, *, hands: int) -> list[Wall]:
     """``replay_audit.wall.walls_from_seed``, by the compiled core when it can."""
-    from replay_audit import wall  # lazy, as everywhere: import replay_audit stays cheap
-
+    wall = _wall_module()
     if _core is not None and seed.isascii():
         try:
             records = _core.walls(seed, players, hands)
@@ -76,13 +106,13 @@ def walls_from_seed(seed: str, players: int = 4, *, hands: int) -> list[Wall]:
         else:
             flipped = wall.seed_format(seed) == wall.FORMAT_HEX
             return [_record_wall(wall.Wall, r, flipped) for r in records]
-    return wall.walls_from_seed(seed, players, hands=hands)
+    result: list[Wall] = wall.walls_from_seed(seed, players, hands=hands)
+    return result
 
 
 def wall_from_init_shuffle(shuffle: str, players: int = 4) -> Wall:
     """``replay_audit.wall.wall_from_init_shuffle``, by the compiled core when it can."""
-    from replay_audit import wall
-
+    wall = _wall_module()
     if _core is not None and shuffle.isascii():
         try:
             record = _core.init_shuffle_wall(shuffle, players)
@@ -90,7 +120,8 @@ def wall_from_init_shuffle(shuffle: str, players: int = 4) -> Wall:
             pass
         else:
             return _record_wall(wall.Wall, record, flipped=True)
-    return wall.wall_from_init_shuffle(shuffle, players)
+    result: Wall = wall.wall_from_init_shuffle(shuffle, players)
+    return result
 
 
 def _record_wall(cls: type[Wall], record: bytes, flipped: bool) -> Wall:

@@ -17,6 +17,7 @@ import hashlib
 import random
 import re
 import struct
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from replay_audit.wall import (
     FORMAT_HEX,
     Wall,
     init_by_array,
+    iter_walls,
     seed_format,
     wall_from_init_shuffle,
     walls_from_seed,
@@ -84,6 +86,20 @@ def _assert_same(python: list[Wall], records: list[bytes], flipped: bool, where:
         assert _facts(ours) == _facts(w), f"{where} hand {k}"
 
 
+def _check_seed(seed: str, players: int, hands: int, where: str) -> list[Wall]:
+    """The core's three ways to a game's walls against replay_audit.wall's."""
+    python = walls_from_seed(seed, players, hands=hands)
+    flipped = seed_format(seed) == FORMAT_HEX
+    records = _core.walls(seed, players, hands)
+    _assert_same(python, records, flipped, where)
+    stream = _core.WallStream(seed, players)
+    assert stream.flipped is flipped
+    assert list(islice(stream, hands)) == records, where
+    assert native.walls_from_seed(seed, players, hands=hands) == python, where
+    assert list(islice(native.iter_walls(seed, players), hands)) == python, where
+    return python
+
+
 # --------------------------------------------------------------- every seeded corpus game
 
 _SHUFFLE = re.compile(rb'<SHUFFLE seed="([^"]*)"')
@@ -115,16 +131,14 @@ def test_every_corpus_wall_matches_python() -> None:
         if seed_m is not None:
             seed = seed_m.group(1).decode()
             try:
-                python = walls_from_seed(seed, players, hands=len(inits))
+                walls_from_seed(seed, players, hands=len(inits))
             except ValueError:
                 with pytest.raises(ValueError):
                     _core.walls(seed, players, len(inits))
                 counts["declined"] += 1
                 continue
-            flipped = seed.startswith(FORMAT_HEX + ",")
-            _assert_same(python, _core.walls(seed, players, len(inits)), flipped, where)
-            assert native.walls_from_seed(seed, players, hands=len(inits)) == python
-            counts["hex" if flipped else "base64"] += len(inits)
+            _check_seed(seed, players, len(inits), where)
+            counts["hex" if seed_format(seed) == FORMAT_HEX else "base64"] += len(inits)
             counts["three-player"] += len(inits) if players == 3 else 0
         for k, tag in enumerate(inits):
             if (m := _INIT_SHUFFLE.search(tag)) is None:
@@ -158,10 +172,7 @@ def _hex_seed(key: list[int], upper: bool) -> str:
 @given(st.lists(_words, min_size=624, max_size=624), st.sampled_from([3, 4]), st.integers(0, 4))
 @example([0] * 624, 4, 2)  # a key ending in zero words (Python seeds it the long way)
 def test_random_base64_seeds(key: list[int], players: int, hands: int) -> None:
-    seed = _base64_seed(key)
-    python = walls_from_seed(seed, players, hands=hands)
-    _assert_same(python, _core.walls(seed, players, hands), False, seed[:60])
-    assert native.walls_from_seed(seed, players, hands=hands) == python
+    _check_seed(_base64_seed(key), players, hands, "base64")
 
 
 @needs_core
@@ -173,10 +184,7 @@ def test_random_base64_seeds(key: list[int], players: int, hands: int) -> None:
     st.booleans(),
 )
 def test_random_hex_seeds(key: list[int], players: int, hands: int, upper: bool) -> None:
-    seed = _hex_seed(key, upper)
-    python = walls_from_seed(seed, players, hands=hands)
-    _assert_same(python, _core.walls(seed, players, hands), True, seed[:60])
-    assert native.walls_from_seed(seed, players, hands=hands) == python
+    assert all(w.flipped for w in _check_seed(_hex_seed(key, upper), players, hands, "hex"))
 
 
 @needs_core
@@ -244,6 +252,10 @@ def _python_outcome(fn: object, *args: object, **kwargs: object) -> object:
 def test_other_seed_texts_are_declined_or_agree(seed: str, players: int, hands: int) -> None:
     expected = _python_outcome(walls_from_seed, seed, players, hands=hands)
     assert _python_outcome(native.walls_from_seed, seed, players, hands=hands) == expected
+    if hands >= 0:
+        first = _python_outcome(lambda: list(islice(iter_walls(seed, players), hands)))
+        ours = _python_outcome(lambda: list(islice(native.iter_walls(seed, players), hands)))
+        assert ours == first == expected
     if seed.isascii():
         try:
             records = _core.walls(seed, players, hands)

@@ -37,6 +37,25 @@ py::list walls(std::string_view seed, int players, long hands) {
     return result;
 }
 
+// One game's walls, hand after hand (replay_audit.native.iter_walls).
+class WallStream {
+public:
+    WallStream(std::string_view seed, int players) {
+        const int code = walls_.start(seed, players);
+        if (code != core::kOk) decline(code);
+    }
+    bool flipped() const { return walls_.flipped(); }
+    py::bytes next() {
+        std::uint8_t out[core::kMaxWallTiles + 2];
+        walls_.next(out);
+        return py::bytes(reinterpret_cast<const char*>(out),
+                         core::wall_record_bytes(walls_.players()));
+    }
+
+private:
+    core::SeedWalls walls_;
+};
+
 py::bytes init_shuffle_wall(std::string_view shuffle, int players) {
     std::uint8_t out[core::kMaxWallTiles + 2];
     const int code = core::init_shuffle_wall(shuffle, players, out);
@@ -67,6 +86,14 @@ PYBIND11_MODULE(_core, m) {
           "hand, the tile ids in draw order then the two dice (1-6).  The 2009 hex form's\n"
           "walls are read flipped (see replay_audit.wall.Wall.flipped).  ValueError for a\n"
           "seed the core declines (anything but the canonical base64 and hex forms).");
+    py::class_<WallStream>(m, "WallStream",
+                           "A game's walls from its SHUFFLE seed, one record per ``next()``,\n"
+                           "without end (the caller stops after the last hand).  ValueError\n"
+                           "at construction for a seed the core declines.")
+        .def(py::init<std::string_view, int>(), py::arg("seed"), py::arg("players"))
+        .def_property_readonly("flipped", &WallStream::flipped)
+        .def("__iter__", [](py::object self) { return self; })
+        .def("__next__", &WallStream::next);
     m.def("init_shuffle_wall", &init_shuffle_wall, py::arg("shuffle"), py::arg("players"),
           "One hand's wall from a mid-2009 INIT ``shuffle`` attribute, as ``walls`` lays it\n"
           "out (always flipped).  ValueError for a seed the core declines.");

@@ -4,7 +4,6 @@
 #include <cstring>
 #include <vector>
 
-#include "mt19937.hpp"
 #include "sha512.hpp"
 
 namespace replay_audit::core {
@@ -168,26 +167,37 @@ const char* declined_reason(int code) {
     }
 }
 
-int seed_walls(std::string_view seed, int players, long hands, std::uint8_t* out, bool* flipped) {
+int SeedWalls::start(std::string_view seed, int players) {
     if (wall_tiles(players) == 0) return kBadPlayers;
-    if (hands < 0) return kBadHands;
     std::string_view rest;
     bool has_key = false;
     const std::string_view form = split_form(seed, &rest, &has_key);
     std::vector<std::uint32_t> key;
     if (form == kFormBase64) {
         if (!has_key || !base64_key(rest, key)) return kBadKey;
-        *flipped = false;
+        flipped_ = false;
     } else if (form == kFormHex) {
         if (!has_key || !hex_key(rest, 8, key) || key.size() != kHexWords) return kBadKey;
-        *flipped = true;
+        flipped_ = true;
     } else {
         return kUnknownForm;
     }
-    Mt19937 mt;
-    mt.init_by_array(key.data(), key.size());
+    mt_.init_by_array(key.data(), key.size());
+    players_ = players;
+    return kOk;
+}
+
+void SeedWalls::next(std::uint8_t* out) { hashed_hand(mt_, players_, out); }
+
+int seed_walls(std::string_view seed, int players, long hands, std::uint8_t* out, bool* flipped) {
+    if (wall_tiles(players) == 0) return kBadPlayers;
+    if (hands < 0) return kBadHands;
+    SeedWalls walls;
+    const int code = walls.start(seed, players);
+    if (code != kOk) return code;
+    *flipped = walls.flipped();
     const int size = wall_record_bytes(players);
-    for (long h = 0; h < hands; ++h) hashed_hand(mt, players, out + size * h);
+    for (long h = 0; h < hands; ++h) walls.next(out + size * h);
     return kOk;
 }
 

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "mt19937.hpp"
+
 namespace replay_audit::core {
 
 constexpr int kMaxWallTiles = 136;
@@ -40,6 +42,24 @@ enum Declined : int {
 
 // A short English reason for a non-zero code.
 const char* declined_reason(int code);
+
+// The walls of one game from its SHUFFLE seed (``mt19937ar-sha512-n288-base64,...``
+// or ``mt19937ar-sha512-n288,...``), hand after hand: one generator for the game.
+class SeedWalls {
+public:
+    // Reads the seed; kOk, or the code of a declined seed (then ``next`` must not run).
+    int start(std::string_view seed, int players);
+    // The next hand's wall record (``wall_record_bytes(players)`` bytes).
+    void next(std::uint8_t* out);
+    int players() const { return players_; }
+    // The 2009 hex form: its dead-wall stacks are read bottom first.
+    bool flipped() const { return flipped_; }
+
+private:
+    Mt19937 mt_;
+    int players_ = 0;
+    bool flipped_ = false;
+};
 
 // The walls of the first ``hands`` hands of a game from its SHUFFLE seed
 // (``mt19937ar-sha512-n288-base64,...`` or ``mt19937ar-sha512-n288,...``),
