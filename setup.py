@@ -13,8 +13,8 @@ purpose: the pure-Python implementation gives the same results, more slowly, and
 
 from __future__ import annotations
 
+import hashlib
 import os
-import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -23,6 +23,16 @@ from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 PURE_PYTHON = "REPLAY_AUDIT_PURE_PYTHON"
 SOURCES = sorted(str(p.as_posix()) for p in Path("src/core").glob("*.cpp"))
+
+
+def sources_digest() -> str:
+    """A digest of the core's sources, compiled in as ``_core.SOURCES_DIGEST``, so a test
+    can tell an editable build older than its sources (tests/test_core_wall.py)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path("src/core").glob("*.[ch]pp")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
 
 NO_COMPILER = f"""
 replay_audit: the compiled core (replay_audit._core, C++) could not be built:
@@ -47,7 +57,6 @@ class BuildCore(build_ext):
 
 def extensions() -> list[object]:
     if os.environ.get(PURE_PYTHON) == "1":
-        print(f"replay_audit: {PURE_PYTHON}=1, the compiled core is not built", file=sys.stderr)
         return []
     try:
         from pybind11.setup_helpers import Pybind11Extension
@@ -58,6 +67,7 @@ def extensions() -> list[object]:
             "replay_audit._core",
             SOURCES,
             include_dirs=["src/core"],
+            define_macros=[("REPLAY_AUDIT_CORE_SOURCES", f'"{sources_digest()}"')],
             cxx_std=17,
         )
     ]

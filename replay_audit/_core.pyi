@@ -2,6 +2,9 @@
 
 from collections.abc import Iterator, Sequence
 
+SOURCES_DIGEST: str
+"""A digest of the ``src/core`` files this module was compiled from (see ``setup.py``)."""
+
 def walls(seed: str, players: int, hands: int) -> list[bytes]:
     """The first ``hands`` walls of a game from its SHUFFLE seed: one record per hand,
     the tile ids in draw order then the two dice (1-6); ValueError if declined."""

@@ -54,6 +54,21 @@ def test_core_is_built() -> None:
     assert Path(_core.__file__).parent == Path(native.__file__).parent
 
 
+def test_core_is_as_new_as_its_sources() -> None:
+    """An editable install compiles the core once: after a change to ``src/core`` the
+    old build would still be imported.  The digest is computed as setup.py does."""
+    sources = Path(__file__).resolve().parents[1] / "src" / "core"
+    if _core is None or not sources.is_dir():
+        pytest.skip("no compiled core, or not a source checkout")
+    digest = hashlib.sha256()
+    for path in sorted(sources.glob("*.[ch]pp")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    assert digest.hexdigest()[:16] == _core.SOURCES_DIGEST, (
+        "replay_audit._core was built from other sources than src/core: "
+        "run pip install -e '.[test]' again"
+    )
+
+
 # --------------------------------------------------------------- what the walls tell
 
 

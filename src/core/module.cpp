@@ -14,6 +14,10 @@
 #include "sha512.hpp"
 #include "wall.hpp"
 
+#ifndef REPLAY_AUDIT_CORE_SOURCES
+#define REPLAY_AUDIT_CORE_SOURCES "unknown"  // setup.py defines it: a digest of src/core
+#endif
+
 namespace py = pybind11;
 namespace core = replay_audit::core;
 
@@ -81,6 +85,7 @@ std::vector<std::uint32_t> mt19937_outputs(const std::vector<std::uint32_t>& key
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "replay_audit's compiled core (C++): the wall rebuilt from the seed.";
+    m.attr("SOURCES_DIGEST") = REPLAY_AUDIT_CORE_SOURCES;
     m.def("walls", &walls, py::arg("seed"), py::arg("players"), py::arg("hands"),
           "The first ``hands`` walls of a game from its SHUFFLE seed: one bytes object per\n"
           "hand, the tile ids in draw order then the two dice (1-6).  The 2009 hex form's\n"
