@@ -23,6 +23,7 @@ from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 PURE_PYTHON = "REPLAY_AUDIT_PURE_PYTHON"
 SOURCES = sorted(str(p.as_posix()) for p in Path("src/core").glob("*.cpp"))
+HEADERS = sorted(str(p.as_posix()) for p in Path("src/core").glob("*.hpp"))
 
 
 def sources_digest() -> str:
@@ -67,6 +68,7 @@ def extensions() -> list[object]:
             "replay_audit._core",
             SOURCES,
             include_dirs=["src/core"],
+            depends=HEADERS,  # a changed header rebuilds too (setuptools compares times)
             define_macros=[("REPLAY_AUDIT_CORE_SOURCES", f'"{sources_digest()}"')],
             cxx_std=17,
         )

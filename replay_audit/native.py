@@ -64,7 +64,7 @@ if not HAVE_CORE and os.environ.get(PURE_PYTHON_ENV) != "1":
         f"(pip install . or pip install -e .), or set {PURE_PYTHON_ENV}=1 to run without it "
         "and silence this warning.",
         CoreMissingWarning,
-        stacklevel=2,
+        stacklevel=1,  # the importer is importlib (replay_audit/__init__.py): point here
     )
 
 
