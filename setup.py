@@ -41,7 +41,7 @@ replay_audit: the compiled core (replay_audit._core, C++) could not be built:
 It needs a C++17 compiler and the Python headers, e.g. on Debian or Ubuntu:
     apt-get install g++ python3-dev
 then run the install again.  To install without the core instead (the pure-Python
-implementation: the same results, several times slower), set {PURE_PYTHON}=1:
+implementation: the same results, more slowly), set {PURE_PYTHON}=1:
     {PURE_PYTHON}=1 pip install .
 """
 
