@@ -91,3 +91,6 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+
+# The compiled core: warns once here if this install lacks it (replay_audit/native.py).
+importlib.import_module("replay_audit.native")

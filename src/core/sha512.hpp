@@ -1,0 +1,15 @@
+// SHA-512 (FIPS 180-4), self-contained: the wall needs nine digests of 128 bytes per hand,
+// and a build that must not depend on a crypto library being installed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace replay_audit::core {
+
+constexpr std::size_t kSha512DigestBytes = 64;
+
+// The SHA-512 digest of ``len`` bytes at ``data``, written to ``out`` (64 bytes).
+void sha512(const std::uint8_t* data, std::size_t len, std::uint8_t* out);
+
+}  // namespace replay_audit::core

@@ -1,0 +1,227 @@
+// The wall from the seed; see wall.hpp and replay_audit/wall.py.
+#include "wall.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "sha512.hpp"
+
+namespace replay_audit::core {
+namespace {
+
+constexpr std::string_view kFormBase64 = "mt19937ar-sha512-n288-base64";
+constexpr std::string_view kFormHex = "mt19937ar-sha512-n288";
+constexpr std::string_view kFormInit = "mt19937ar";
+
+constexpr int kKeyWords = 624;     // words of a base64 key (2496 bytes)
+constexpr int kBase64Chars = 3328;  // 2496 bytes, no padding
+constexpr int kHexWords = 32;       // words of a late-2009 hex key, 8 digits each
+constexpr int kHandWords = 288;     // MT outputs per hand in the SHA-512 forms
+constexpr int kChunkBytes = 128;    // hashed per SHA-512 digest
+constexpr int kRndWords = 144;      // 9 digests of 16 words
+constexpr int kSha512DiceAt = 135;  // the dice words of the SHA-512 forms (3p too)
+
+bool is_ascii_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+std::string_view strip(std::string_view s) {
+    while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+// The form before the first comma and the text after it (``has_key`` false: no comma).
+std::string_view split_form(std::string_view seed, std::string_view* rest, bool* has_key) {
+    const std::size_t comma = seed.find(',');
+    *has_key = comma != std::string_view::npos;
+    *rest = *has_key ? seed.substr(comma + 1) : std::string_view{};
+    return strip(*has_key ? seed.substr(0, comma) : seed);
+}
+
+int base64_value(char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+// 3328 base64 characters, no padding, into 624 little-endian words.
+bool base64_key(std::string_view text, std::vector<std::uint32_t>& key) {
+    if (text.size() != static_cast<std::size_t>(kBase64Chars)) return false;
+    std::uint8_t raw[4 * kKeyWords];
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < text.size(); i += 4) {
+        std::uint32_t quad = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const int v = base64_value(text[i + k]);
+            if (v < 0) return false;
+            quad = (quad << 6) | static_cast<std::uint32_t>(v);
+        }
+        raw[n++] = static_cast<std::uint8_t>(quad >> 16);
+        raw[n++] = static_cast<std::uint8_t>(quad >> 8);
+        raw[n++] = static_cast<std::uint8_t>(quad);
+    }
+    key.resize(kKeyWords);
+    for (int w = 0; w < kKeyWords; ++w) {
+        const std::uint8_t* p = raw + 4 * w;
+        key[w] = static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+                 static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+    }
+    return true;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Comma-separated hex words (ASCII spaces around each allowed); ``digits`` > 0
+// asks for exactly that many digits per word, 0 for any number with a 32-bit value.
+bool hex_key(std::string_view text, int digits, std::vector<std::uint32_t>& key) {
+    key.clear();
+    for (;;) {
+        const std::size_t comma = text.find(',');
+        const std::string_view word = strip(text.substr(0, comma));
+        if (word.empty() || (digits > 0 && word.size() != static_cast<std::size_t>(digits))) {
+            return false;
+        }
+        std::uint64_t value = 0;
+        for (const char c : word) {
+            const int v = hex_value(c);
+            if (v < 0) return false;
+            value = (value << 4) | static_cast<std::uint64_t>(v);
+            if (value > 0xffffffffULL) return false;
+        }
+        key.push_back(static_cast<std::uint32_t>(value));
+        if (comma == std::string_view::npos) return true;
+        text.remove_prefix(comma + 1);
+    }
+}
+
+std::uint32_t load_le32(const std::uint8_t* p) {
+    return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+           static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
+// Tenhou's Fisher-Yates pass (swap i with i + rnd[i] % (n - i)), read backwards,
+// then the dice from rnd[dice_at] and rnd[dice_at + 1].
+void shuffle_into(const std::uint32_t* rnd, int players, int dice_at, std::uint8_t* out) {
+    const int n = wall_tiles(players);
+    std::uint8_t tiles[kMaxWallTiles];
+    int k = 0;
+    for (int t = 0; t < kMaxWallTiles; ++t) {
+        if (players == 3 && t >= 4 && t < 32) continue;  // sanma drops 2m-8m
+        tiles[k++] = static_cast<std::uint8_t>(t);
+    }
+    for (int i = 0; i < n; ++i) {
+        const int j = i + static_cast<int>(rnd[i] % static_cast<std::uint32_t>(n - i));
+        const std::uint8_t swap = tiles[i];
+        tiles[i] = tiles[j];
+        tiles[j] = swap;
+    }
+    for (int i = 0; i < n; ++i) out[i] = tiles[n - 1 - i];
+    out[n] = static_cast<std::uint8_t>(rnd[dice_at] % 6 + 1);
+    out[n + 1] = static_cast<std::uint8_t>(rnd[dice_at + 1] % 6 + 1);
+}
+
+// One hand of the SHA-512 forms: 288 outputs, hashed 128 bytes at a time.
+void hashed_hand(Mt19937& mt, int players, std::uint8_t* out) {
+    std::uint8_t src[4 * kHandWords];
+    for (int i = 0; i < kHandWords; ++i) {
+        const std::uint32_t w = mt.next();
+        src[4 * i] = static_cast<std::uint8_t>(w);
+        src[4 * i + 1] = static_cast<std::uint8_t>(w >> 8);
+        src[4 * i + 2] = static_cast<std::uint8_t>(w >> 16);
+        src[4 * i + 3] = static_cast<std::uint8_t>(w >> 24);
+    }
+    std::uint8_t digest[4 * kRndWords];
+    for (int c = 0; c < 4 * kHandWords / kChunkBytes; ++c) {
+        sha512(src + kChunkBytes * c, kChunkBytes, digest + kSha512DigestBytes * c);
+    }
+    std::uint32_t rnd[kRndWords];
+    for (int i = 0; i < kRndWords; ++i) rnd[i] = load_le32(digest + 4 * i);
+    shuffle_into(rnd, players, kSha512DiceAt, out);
+}
+
+}  // namespace
+
+const char* declined_reason(int code) {
+    switch (code) {
+        case kOk:
+            return "ok";
+        case kBadPlayers:
+            return "players must be 3 or 4";
+        case kBadHands:
+            return "hands must be >= 0";
+        case kUnknownForm:
+            return "not a wall seed form the compiled core reproduces";
+        case kBadKey:
+            return "the seed's key is not in its canonical text";
+        default:
+            return "declined";
+    }
+}
+
+int SeedWalls::start(std::string_view seed, int players) {
+    if (wall_tiles(players) == 0) return kBadPlayers;
+    std::string_view rest;
+    bool has_key = false;
+    const std::string_view form = split_form(seed, &rest, &has_key);
+    std::vector<std::uint32_t> key;
+    if (form == kFormBase64) {
+        if (!has_key || !base64_key(rest, key)) return kBadKey;
+        flipped_ = false;
+    } else if (form == kFormHex) {
+        if (!has_key || !hex_key(rest, 8, key) || key.size() != kHexWords) return kBadKey;
+        flipped_ = true;
+    } else {
+        return kUnknownForm;
+    }
+    mt_.init_by_array(key.data(), key.size());
+    players_ = players;
+    return kOk;
+}
+
+void SeedWalls::next(std::uint8_t* out) { hashed_hand(mt_, players_, out); }
+
+int seed_walls(std::string_view seed, int players, long hands, std::uint8_t* out, bool* flipped) {
+    if (wall_tiles(players) == 0) return kBadPlayers;
+    if (hands < 0) return kBadHands;
+    SeedWalls walls;
+    const int code = walls.start(seed, players);
+    if (code != kOk) return code;
+    *flipped = walls.flipped();
+    const int size = wall_record_bytes(players);
+    for (long h = 0; h < hands; ++h) walls.next(out + size * h);
+    return kOk;
+}
+
+int init_shuffle_wall(std::string_view shuffle, int players, std::uint8_t* out) {
+    const int n = wall_tiles(players);
+    if (n == 0) return kBadPlayers;
+    std::string_view rest;
+    bool has_key = false;
+    if (split_form(shuffle, &rest, &has_key) != kFormInit) return kUnknownForm;
+    std::vector<std::uint32_t> key;
+    if (!has_key || !hex_key(rest, 0, key)) return kBadKey;
+    Mt19937 mt;
+    mt.init_by_array(key.data(), key.size());
+    std::uint32_t rnd[kMaxWallTiles + 1];
+    for (int i = 0; i <= n; ++i) rnd[i] = mt.next();
+    shuffle_into(rnd, players, n - 1, out);
+    return kOk;
+}
+
+void mt19937_outputs(const std::uint32_t* key, std::size_t key_len, std::size_t count,
+                     std::uint32_t* out) {
+    Mt19937 mt;
+    mt.init_by_array(key, key_len);
+    for (std::size_t i = 0; i < count; ++i) out[i] = mt.next();
+}
+
+}  // namespace replay_audit::core

@@ -1,0 +1,342 @@
+"""The compiled core's wall (``replay_audit._core``, C++) against ``replay_audit.wall``.
+
+The core must be built: CI installs the package with ``pip install -e '.[test]'``,
+which compiles it, and every test here runs against that build.  The two
+implementations must give the same walls (tiles in draw order, dice, and so the
+deal, dora, ura, live and replacement tiles) for every seeded game of the shared
+corpus and for random seeds; on any other seed text the core either declines
+(ValueError, and ``replay_audit.native`` falls back to ``replay_audit.wall``) or
+agrees.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import random
+import re
+import struct
+from itertools import islice
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from replay_audit import native
+from replay_audit.wall import (
+    FORMAT_BASE64,
+    FORMAT_HEX,
+    Wall,
+    init_by_array,
+    iter_walls,
+    seed_format,
+    wall_from_init_shuffle,
+    walls_from_seed,
+)
+from tests.conftest import CASES, CORPUS, need
+
+try:
+    from replay_audit import _core
+except ImportError:  # test_core_is_built says why; the rest skip
+    _core = None  # type: ignore[assignment]
+
+needs_core = pytest.mark.skipif(_core is None, reason="replay_audit._core is not built")
+
+
+def test_core_is_built() -> None:
+    """CI must test the compiled build: an install without the core fails here."""
+    assert _core is not None, (
+        "replay_audit._core is not built: pip install -e '.[test]' compiles it (needs g++)"
+    )
+    assert native.HAVE_CORE
+    assert Path(_core.__file__).parent == Path(native.__file__).parent
+
+
+def test_core_is_as_new_as_its_sources() -> None:
+    """An editable install compiles the core once: after a change to ``src/core`` the
+    old build would still be imported.  The digest is computed as setup.py does."""
+    sources = Path(__file__).resolve().parents[1] / "src" / "core"
+    if _core is None or not sources.is_dir():
+        pytest.skip("no compiled core, or not a source checkout")
+    digest = hashlib.sha256()
+    for path in sorted(sources.glob("*.[ch]pp")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    assert digest.hexdigest()[:16] == _core.SOURCES_DIGEST, (
+        "replay_audit._core was built from other sources than src/core: "
+        "run pip install -e '.[test]' again"
+    )
+
+
+# --------------------------------------------------------------- what the walls tell
+
+
+def _facts(w: Wall) -> dict[str, object]:
+    """Everything the replayer reads off a wall: deal per dealer, dora and ura
+    indicators, live and replacement draws, dice, and the 2009 flip."""
+    return {
+        "deal": [w.haipai(dealer) for dealer in range(w.players)],
+        "dora": [w.dora_indicator(k) for k in range(5)],
+        "ura": [w.ura_indicator(k) for k in range(5)],
+        "live": [w.live_tile(i) for i in range(w.live_count())],
+        "rinshan": [w.rinshan_tile(n) for n in range(w.replacement_count)],
+        "dice": w.dice,
+        "flipped": w.flipped,
+        "tiles": w.tiles,
+    }
+
+
+def _core_wall(record: bytes, flipped: bool) -> Wall:
+    """A raw core record read independently of ``replay_audit.native``."""
+    n = {138: 136, 110: 108}[len(record)]
+    return Wall(tuple(record[:n]), (record[n], record[n + 1]), flipped)
+
+
+def _assert_same(python: list[Wall], records: list[bytes], flipped: bool, where: str) -> None:
+    assert len(records) == len(python), where
+    for k, (w, record) in enumerate(zip(python, records, strict=True)):
+        ours = _core_wall(record, flipped)
+        assert ours == w, f"{where} hand {k}"
+        assert _facts(ours) == _facts(w), f"{where} hand {k}"
+
+
+def _check_seed(seed: str, players: int, hands: int, where: str) -> list[Wall]:
+    """The core's three ways to a game's walls against replay_audit.wall's."""
+    python = walls_from_seed(seed, players, hands=hands)
+    flipped = seed_format(seed) == FORMAT_HEX
+    records = _core.walls(seed, players, hands)
+    _assert_same(python, records, flipped, where)
+    stream = _core.WallStream(seed, players)
+    assert stream.flipped is flipped
+    assert list(islice(stream, hands)) == records, where
+    assert native.walls_from_seed(seed, players, hands=hands) == python, where
+    assert list(islice(native.iter_walls(seed, players), hands)) == python, where
+    return python
+
+
+# --------------------------------------------------------------- every seeded corpus game
+
+_SHUFFLE = re.compile(rb'<SHUFFLE seed="([^"]*)"')
+_GO = re.compile(rb'<GO type="(\d+)"')
+_INIT = re.compile(rb"<INIT\s[^>]*>")
+_INIT_SHUFFLE = re.compile(rb'\sshuffle="([^"]*)"')
+
+
+def _seeded_games(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.xml.gz"))
+
+
+@needs_core
+@pytest.mark.corpus
+def test_every_corpus_wall_matches_python() -> None:
+    """Every hand of every seeded game in ../shared (Phoenix 2024, 2009 hex and INIT
+    shuffle eras, special lobbies, excerpts, three-player, the cases): the core's
+    walls equal replay_audit.wall's, read with a regex of this test's own."""
+    need(CORPUS)
+    paths = _seeded_games(CORPUS) + (_seeded_games(CASES) if CASES.exists() else [])
+    counts = {"base64": 0, "hex": 0, "init": 0, "three-player": 0, "declined": 0}
+    for path in paths:
+        data = gzip.decompress(path.read_bytes())
+        go = _GO.search(data)
+        players = 3 if go and int(go.group(1)) & 0x10 else 4
+        inits = _INIT.findall(data)
+        seed_m = _SHUFFLE.search(data)
+        where = f"{path.relative_to(path.parents[2])}"
+        if seed_m is not None:
+            seed = seed_m.group(1).decode()
+            try:
+                walls_from_seed(seed, players, hands=len(inits))
+            except ValueError:
+                with pytest.raises(ValueError):
+                    _core.walls(seed, players, len(inits))
+                counts["declined"] += 1
+                continue
+            _check_seed(seed, players, len(inits), where)
+            counts["hex" if seed_format(seed) == FORMAT_HEX else "base64"] += len(inits)
+            counts["three-player"] += len(inits) if players == 3 else 0
+        for k, tag in enumerate(inits):
+            if (m := _INIT_SHUFFLE.search(tag)) is None:
+                continue
+            shuffle = m.group(1).decode()
+            python_wall = wall_from_init_shuffle(shuffle, players)
+            _assert_same([python_wall], [_core.init_shuffle_wall(shuffle, players)], True, where)
+            assert native.wall_from_init_shuffle(shuffle, players) == python_wall, f"{where} {k}"
+            counts["init"] += 1
+    print(counts)
+    assert counts["base64"] > 27_938  # the 2,770 Phoenix games alone hold 27,938 hands
+    assert counts["hex"] > 0 and counts["init"] > 0 and counts["three-player"] > 0
+
+
+# --------------------------------------------------------------- random seeds
+
+_words = st.integers(0, 2**32 - 1)
+
+
+def _base64_seed(key: list[int]) -> str:
+    return FORMAT_BASE64 + "," + base64.b64encode(struct.pack("<624I", *key)).decode()
+
+
+def _hex_seed(key: list[int], upper: bool) -> str:
+    words = [f"{w:08X}" if upper else f"{w:08x}" for w in key]
+    return FORMAT_HEX + "," + ",".join(words)
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_words, min_size=624, max_size=624), st.sampled_from([3, 4]), st.integers(0, 4))
+@example([0] * 624, 4, 2)  # a key ending in zero words (Python seeds it the long way)
+def test_random_base64_seeds(key: list[int], players: int, hands: int) -> None:
+    _check_seed(_base64_seed(key), players, hands, "base64")
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(_words, min_size=32, max_size=32),
+    st.sampled_from([3, 4]),
+    st.integers(0, 4),
+    st.booleans(),
+)
+def test_random_hex_seeds(key: list[int], players: int, hands: int, upper: bool) -> None:
+    assert all(w.flipped for w in _check_seed(_hex_seed(key, upper), players, hands, "hex"))
+
+
+@needs_core
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(_words, min_size=1, max_size=40),
+    st.sampled_from([3, 4]),
+    st.lists(st.sampled_from(["", " ", "0", "00"]), min_size=1, max_size=1),
+)
+def test_random_init_shuffle_seeds(key: list[int], players: int, pad: list[str]) -> None:
+    shuffle = "mt19937ar," + ",".join(pad[0] + f"{w:X}" for w in key)
+    python = wall_from_init_shuffle(shuffle, players)
+    _assert_same([python], [_core.init_shuffle_wall(shuffle, players)], True, shuffle[:60])
+    assert native.wall_from_init_shuffle(shuffle, players) == python
+
+
+# --------------------------------------------------------------- other texts: decline or agree
+
+_REAL = _base64_seed([random.Random(3).getrandbits(32) for _ in range(624)])
+_REAL_HEX = _hex_seed([random.Random(4).getrandbits(32) for _ in range(32)], upper=True)
+
+
+def _edits() -> st.SearchStrategy[str]:
+    """Seeds near the real forms: characters changed, inserted or removed, padding,
+    spaces, signs, prefixes, other forms, and arbitrary text."""
+    base = st.sampled_from([_REAL, _REAL_HEX, "mt19937ar,5EE931AE,6705E689", "0.125", ""])
+    pieces = st.sampled_from(
+        [" ", "\t", "\x1c", "=", "==", ",", "0x", "+", "-", "_", "A", "z", "/", "\u3000", "é"]
+    )
+
+    @st.composite
+    def edited(draw: st.DrawFn) -> str:
+        text = draw(base)
+        for _ in range(draw(st.integers(0, 3))):
+            at = draw(st.integers(0, len(text)))
+            op = draw(st.sampled_from(["insert", "delete", "replace"]))
+            piece = draw(pieces)
+            if op == "insert":
+                text = text[:at] + piece + text[at:]
+            elif op == "delete":
+                text = text[:at] + text[at + 1 :]
+            else:
+                text = text[:at] + piece + text[at + len(piece) :]
+        return text
+
+    return st.one_of(edited(), st.text(max_size=40))
+
+
+def _python_outcome(fn: object, *args: object, **kwargs: object) -> object:
+    try:
+        return fn(*args, **kwargs)  # type: ignore[operator]
+    except ValueError as exc:
+        return ("ValueError", str(exc))
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(_edits(), st.sampled_from([3, 4, 5]), st.integers(-1, 2))
+@example(_REAL + "=", 4, 1)
+@example(_REAL + "==", 4, 1)
+@example(_REAL.replace(",", ", "), 4, 1)
+@example(" " + _REAL, 4, 1)
+@example(_REAL_HEX.replace(",", ",0x", 1), 4, 1)  # Python's int() reads 0x...; the core declines
+@example(_REAL_HEX.lower(), 3, 1)
+def test_other_seed_texts_are_declined_or_agree(seed: str, players: int, hands: int) -> None:
+    expected = _python_outcome(walls_from_seed, seed, players, hands=hands)
+    assert _python_outcome(native.walls_from_seed, seed, players, hands=hands) == expected
+    if hands >= 0:
+        first = _python_outcome(lambda: list(islice(iter_walls(seed, players), hands)))
+        ours = _python_outcome(lambda: list(islice(native.iter_walls(seed, players), hands)))
+        assert ours == first == expected
+    if seed.isascii():
+        try:
+            records = _core.walls(seed, players, hands)
+        except ValueError:
+            return  # declined: native fell back (checked above)
+        assert isinstance(expected, list), f"the core accepted what Python rejects: {seed!r}"
+        _assert_same(expected, records, seed_format(seed) == FORMAT_HEX, seed[:60])
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(_edits(), st.sampled_from([3, 4, 2]))
+@example("mt19937ar,0x1F", 4)
+@example("mt19937ar, 1F ,2", 4)
+@example("mt19937ar,100000000", 4)
+@example("mt19937ar,0000000001", 4)
+@example("mt19937ar,", 4)
+@example("mt19937ar", 4)
+def test_other_init_shuffle_texts_are_declined_or_agree(shuffle: str, players: int) -> None:
+    expected = _python_outcome(wall_from_init_shuffle, shuffle, players)
+    assert _python_outcome(native.wall_from_init_shuffle, shuffle, players) == expected
+    if shuffle.isascii():
+        try:
+            record = _core.init_shuffle_wall(shuffle, players)
+        except ValueError:
+            return
+        assert isinstance(expected, Wall), f"the core accepted what Python rejects: {shuffle!r}"
+        _assert_same([expected], [record], True, shuffle[:60])
+
+
+# --------------------------------------------------------------- the parts
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=700))
+@example(b"")
+@example(bytes(111))
+@example(bytes(112))
+@example(bytes(128))
+@example(bytes(239))
+@example(bytes(240))
+def test_sha512_matches_hashlib(data: bytes) -> None:
+    assert _core.sha512(data) == hashlib.sha512(data).digest()
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_words, min_size=1, max_size=700), st.integers(0, 1400))
+@example([0], 10)
+@example([1, 0, 0], 700)
+def test_mt19937_matches_init_by_array(key: list[int], count: int) -> None:
+    """The core's MT19937 against replay_audit.wall.init_by_array + CPython's generator."""
+    ref = random.Random()
+    ref.setstate((3, (*init_by_array(key), 624), None))
+    assert _core.mt19937_outputs(key, count) == [ref.getrandbits(32) for _ in range(count)]
+
+
+@needs_core
+def test_bad_arguments_raise_value_error() -> None:
+    with pytest.raises(ValueError):
+        _core.walls(_REAL, 5, 1)
+    with pytest.raises(ValueError):
+        _core.walls(_REAL, 4, -1)
+    with pytest.raises(ValueError):
+        _core.init_shuffle_wall("mt19937ar,1", 2)
+    with pytest.raises(ValueError):
+        _core.mt19937_outputs([], 1)
+    assert _core.walls(_REAL, 4, 0) == []
