@@ -30,8 +30,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay_audit import native
-from replay_audit.events import Game, RecordedWin, RiichiAccept
 from replay_audit.eras import rules_of_date
+from replay_audit.events import Game, RecordedWin, RiichiAccept
 from replay_audit.io import read_log
 from replay_audit.meld import Meld, MeldKind
 from replay_audit.rules import (
@@ -180,7 +180,7 @@ def _deltas_both(value: WinValue, rules: RuleSet, args: dict[str, Any]) -> tuple
     for fn in (PY_WIN_DELTAS, native.win_deltas):
         try:
             out.append(fn(value, rules=rules, **args))
-        except Exception as exc:  # noqa: BLE001  # the same error is part of the contract
+        except Exception as exc:  # the same error is part of the contract
             out.append((type(exc), str(exc)))
     return out[0], out[1]
 
@@ -207,8 +207,12 @@ def test_every_corpus_win_scores_and_pays_the_same_in_both_engines(
                 differ.append(f"{win.where} rules {index}: {python} != {core}")
             by_rules.setdefault(id(rules), (rules, []))[1].append(win)
             if python.ok:
-                for value in (python, dataclasses.replace(python, ron_payment=0,
-                              tsumo_dealer_payment=0, tsumo_other_payment=0)):
+                for value in (
+                    python,
+                    dataclasses.replace(
+                        python, ron_payment=0, tsumo_dealer_payment=0, tsumo_other_payment=0
+                    ),
+                ):
                     a, b = _deltas_both(value, rules, win.deltas_args)
                     if a != b:
                         differ.append(f"{win.where} rules {index} deltas: {a} != {b}")
@@ -248,9 +252,18 @@ def test_batch_columns_match_the_values() -> None:
         value = PY_SCORE_WIN(ctx, TENHOU_4P)
         assert WinValue(*fields) == value
         error = {None: 0, "not_complete": 1, "no_yaku": 2}[value.error]
-        expected = [error, value.han, value.fu, value.points, value.limit,
-                    value.yakuman_count, value.base, value.ron_payment,
-                    value.tsumo_dealer_payment, value.tsumo_other_payment]
+        expected = [
+            error,
+            value.han,
+            value.fu,
+            value.points,
+            value.limit,
+            value.yakuman_count,
+            value.base,
+            value.ron_payment,
+            value.tsumo_dealer_payment,
+            value.tsumo_other_payment,
+        ]
         assert columns[10 * i : 10 * i + 10] == expected
 
 
@@ -267,14 +280,22 @@ def test_declined_contexts_fall_back_to_python() -> None:
         assert _core.score_win(bad, rules) is None
         try:
             expected: object = PY_SCORE_WIN(bad, TENHOU_4P)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             with pytest.raises(type(exc)):
                 native.score_win(bad, TENHOU_4P)
         else:
             assert native.score_win(bad, TENHOU_4P) == expected
     value = PY_SCORE_WIN(ctx, TENHOU_4P)
-    args = {"winner": 5, "from_seat": 1, "dealer": 0, "players": 4, "honba": 0,
-            "sticks": 0, "first_winner": True, "pao_seat": None}
+    args = {
+        "winner": 5,
+        "from_seat": 1,
+        "dealer": 0,
+        "players": 4,
+        "honba": 0,
+        "sticks": 0,
+        "first_winner": True,
+        "pao_seat": None,
+    }
     with pytest.raises(ValueError, match="outside 4 players"):
         native.win_deltas(value, rules=TENHOU_4P, **args)
 
@@ -302,8 +323,19 @@ def test_golden_scoring_tests_pass_with_the_core_as_the_engine(tmp_path: Path) -
     makes ``replay_audit.native``'s functions the scoring engine before they import it."""
     env = dict(os.environ, CORE_ENGINE_COUNTS=str(tmp_path / "counts"))
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "tests.core_engine_plugin", "-q", "-x",
-         "-p", "no:cacheprovider", "--no-header", *GOLDEN],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "tests.core_engine_plugin",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            "--no-header",
+            *GOLDEN,
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -366,8 +398,9 @@ def _winning_hand(draw: st.DrawFn) -> tuple[WinContext, RuleSet]:
         for _ in range(12):  # four sets, retrying a set whose tiles are used up
             if placed == 4:
                 break
-            form = draw(st.sampled_from(("run", "run", "triplet", "chi", "pon", "kan", "ankan",
-                                         "kakan")))
+            form = draw(
+                st.sampled_from(("run", "run", "triplet", "chi", "pon", "kan", "ankan", "kakan"))
+            )
             if form in ("run", "chi"):
                 start = draw(st.integers(0, 26).filter(lambda k: k % 9 <= 6))
                 if any(used[start + i] >= 4 for i in range(3)):
@@ -403,14 +436,29 @@ def _winning_hand(draw: st.DrawFn) -> tuple[WinContext, RuleSet]:
         concealed = [16 if t == 17 and used[4] < 4 else t for t in concealed]
     order = draw(st.permutations(melds))
     win_tile = draw(st.sampled_from(concealed))
-    tiles = tuple(t for t in concealed if t != win_tile) + (win_tile,)
+    tiles = (*tuple(t for t in concealed if t != win_tile), win_tile)
     indicator = st.integers(0, 135)
     rare = st.sampled_from((True, *(False,) * 11))
-    flags = draw(st.fixed_dictionaries({
-        name: st.booleans() if name in ("tsumo", "riichi") else rare
-        for name in ("tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei",
-                     "rinshan", "chankan", "tenhou", "chiihou", "renhou")
-    }))
+    flags = draw(
+        st.fixed_dictionaries(
+            {
+                name: st.booleans() if name in ("tsumo", "riichi") else rare
+                for name in (
+                    "tsumo",
+                    "riichi",
+                    "double_riichi",
+                    "ippatsu",
+                    "haitei",
+                    "houtei",
+                    "rinshan",
+                    "chankan",
+                    "tenhou",
+                    "chiihou",
+                    "renhou",
+                )
+            }
+        )
+    )
     ctx = WinContext(
         tiles=tiles,
         melds=tuple(order),
@@ -442,8 +490,9 @@ def test_random_winning_hands_score_the_same(case: tuple[WinContext, RuleSet]) -
     st.sampled_from(_RULES_CHOICES),
 )
 def test_random_tiles_score_the_same(tiles: list[int], tsumo: bool, rules: RuleSet) -> None:
-    ctx = WinContext(tiles=tuple(tiles), melds=(), win_tile=tiles[-1], tsumo=tsumo, seat=1,
-                     dealer=0)
+    ctx = WinContext(
+        tiles=tuple(tiles), melds=(), win_tile=tiles[-1], tsumo=tsumo, seat=1, dealer=0
+    )
     assert native.score_win(ctx, rules) == PY_SCORE_WIN(ctx, rules)
 
 
@@ -472,11 +521,18 @@ def test_random_deltas_are_the_same(
     ctx, rules = case
     value = PY_SCORE_WIN(ctx, rules)
     if not own_split:
-        value = dataclasses.replace(value, ron_payment=0, tsumo_dealer_payment=0,
-                                    tsumo_other_payment=0)
-    args = {"winner": winner, "from_seat": from_seat, "dealer": ctx.dealer,
-            "players": ctx.players, "honba": honba, "sticks": sticks, "first_winner": first,
-            "pao_seat": pao}
+        value = dataclasses.replace(
+            value, ron_payment=0, tsumo_dealer_payment=0, tsumo_other_payment=0
+        )
+    args = {
+        "winner": winner,
+        "from_seat": from_seat,
+        "dealer": ctx.dealer,
+        "players": ctx.players,
+        "honba": honba,
+        "sticks": sticks,
+        "first_winner": first,
+        "pao_seat": pao,
+    }
     python, core = _deltas_both(value, rules, args)
     assert core == python
-

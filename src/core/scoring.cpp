@@ -322,7 +322,15 @@ void set_yaku(int pair, const std::uint8_t* runs, int n_runs, const std::uint8_t
         if (n_runs >= 2) {
             std::uint8_t ordered[8];
             std::memcpy(ordered, runs, n_runs);
-            std::sort(ordered, ordered + n_runs);
+            for (int a = 1; a < n_runs; ++a) {  // sorted(runs): at most 8, insertion sort
+                const std::uint8_t v = ordered[a];
+                int b = a - 1;
+                while (b >= 0 && ordered[b] > v) {
+                    ordered[b + 1] = ordered[b];
+                    --b;
+                }
+                ordered[b + 1] = v;
+            }
             bool repeat = false;
             for (int i = 0; i + 1 < n_runs; ++i)
                 if (ordered[i] == ordered[i + 1]) repeat = true;
