@@ -79,6 +79,13 @@ class ScoreRules:
 def score_win(ctx: WinContext, rules: ScoreRules) -> WinFields | None:
     """The value of one han-and-fu win, or None when the core declines the context."""
 
+def set_value_type(cls: type[WinValue]) -> None:
+    """Give the ``WinValue`` class, whose slots ``score_win_value`` and
+    ``WinBatch.win_values`` fill (its fields must be ``WinFields``' in order)."""
+
+def score_win_value(ctx: WinContext, rules: ScoreRules) -> WinValue | None:
+    """``score_win`` returning the ``WinValue`` itself, or None when declined."""
+
 def win_deltas(
     value: WinValue,
     *,
@@ -112,3 +119,6 @@ class WinBatch:
 
     def values(self) -> list[WinFields | None]:
         """Per win, the ``WinValue`` fields (None where declined)."""
+
+    def win_values(self) -> list[WinValue | None]:
+        """Per win, the ``WinValue`` itself (None where declined)."""

@@ -154,26 +154,50 @@ def _record_wall(cls: type[Wall], record: bytes, flipped: bool) -> Wall:
 # ------------------------------------------------------------------ scoring
 
 
+_VALUE_FIELDS: Final = (
+    "han",
+    "fu",
+    "points",
+    "limit",
+    "yaku",
+    "yakuman",
+    "yakuman_count",
+    "base",
+    "ron_payment",
+    "tsumo_dealer_payment",
+    "tsumo_other_payment",
+    "fu_items",
+    "error",
+)
+"""The ``WinValue`` fields, in the order the core gives them."""
+
+
 class _Python:
     """The pure-Python scoring functions, bound once on first use (``import
     replay_audit`` stays cheap).  Held here rather than looked up on each call, so a
     caller that swaps ``replay_audit.scoring.hand.score_win`` for this module's
     ``score_win`` (the golden tests run against both engines that way) still falls
-    back to the Python code."""
+    back to the Python code.  ``core`` says whether the core may score: it makes
+    ``WinValue`` objects itself, so only while their fields are the ones it knows."""
 
     score_win: Any = None
     win_deltas: Any = None
-    win_value: Any = None
+    core = False
 
     @classmethod
     def load(cls) -> type[_Python]:
         if cls.score_win is None:
+            import dataclasses
+
             from replay_audit.scoring import hand, payments
             from replay_audit.scoring.context import WinValue
 
             cls.score_win = hand.score_win
             cls.win_deltas = payments.win_deltas
-            cls.win_value = WinValue
+            fields = tuple(f.name for f in dataclasses.fields(WinValue))
+            if _core is not None and fields == _VALUE_FIELDS:
+                _core.set_value_type(WinValue)
+                cls.core = True
         return cls
 
 
@@ -189,7 +213,7 @@ def _core_rules(rules: RuleSet) -> _core.ScoreRules | None:
     if entry is not None and entry[0] is rules:
         return entry[1]
     found: _core.ScoreRules | None = None
-    if _core is not None and rules.scoring == "hanfu":
+    if _Python.load().core and rules.scoring == "hanfu":
         try:
             found = _core.ScoreRules(
                 players=rules.players,
@@ -221,14 +245,13 @@ def _core_rules(rules: RuleSet) -> _core.ScoreRules | None:
 def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     """``replay_audit.scoring.hand.score_win``, by the compiled core when it can (see
     the module docstring for what goes to Python): the same ``WinValue``."""
-    py = _Python.load()
-    core_rules = _core_rules(rules)
+    entry = _RULES.get(id(rules))
+    core_rules = entry[1] if entry is not None and entry[0] is rules else _core_rules(rules)
     if core_rules is not None:
-        fields = _core.score_win(ctx, core_rules)
-        if fields is not None:
-            value: WinValue = py.win_value(*fields)
+        value: WinValue | None = _core.score_win_value(ctx, core_rules)
+        if value is not None:
             return value
-    result: WinValue = py.score_win(ctx, rules)
+    result: WinValue = _Python.load().score_win(ctx, rules)
     return result
 
 
@@ -243,10 +266,9 @@ def score_wins(contexts: Sequence[WinContext], rules: RuleSet) -> list[WinValue]
     for ctx in contexts:
         batch.add(ctx)
     batch.score()
-    make = py.win_value
     return [
-        make(*fields) if fields is not None else py.score_win(ctx, rules)
-        for ctx, fields in zip(contexts, batch.values(), strict=True)
+        value if value is not None else py.score_win(ctx, rules)
+        for ctx, value in zip(contexts, batch.win_values(), strict=True)
     ]
 
 
@@ -265,7 +287,6 @@ def win_deltas(
 ) -> tuple[int, ...]:
     """``replay_audit.scoring.payments.win_deltas``, by the compiled core when it can:
     the same deltas, and the same ``ValueError`` for a seat outside the table."""
-    py = _Python.load()
     core_rules = _core_rules(rules)
     if core_rules is not None and type(honba) is int and type(sticks) is int:
         try:
@@ -285,7 +306,7 @@ def win_deltas(
             got = None
         if got is not None:
             return got
-    result: tuple[int, ...] = py.win_deltas(
+    result: tuple[int, ...] = _Python.load().win_deltas(
         value,
         winner=winner,
         from_seat=from_seat,

@@ -228,6 +228,9 @@ def test_every_corpus_win_scores_and_pays_the_same_in_both_engines(
 
 @needs_core
 def test_the_core_answers_hanfu_rules_and_leaves_toutenkou_to_python() -> None:
+    # the core makes WinValue objects slot by slot: only while it knows every field
+    assert native._Python.load().core
+    assert tuple(f.name for f in dataclasses.fields(WinValue)) == native._VALUE_FIELDS
     for rules in (TENHOU_4P, TENHOU_3P, MAJSOUL_4P, MAJSOUL_3P):
         assert native._core_rules(rules) is not None, rules.name
     assert native._core_rules(PRESETS["toutenkou"]) is None

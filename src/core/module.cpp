@@ -281,6 +281,55 @@ py::tuple value_tuple(const core::WinOut& o) {
                           std::move(items), error_name(o.error));
 }
 
+// The WinValue class (replay_audit/scoring/context.py), given once by native.py, and
+// the slot descriptors of its fields in WinValue's order: a value is made without
+// running the dataclass __init__ (a third of a call's time), each slot set directly.
+constexpr int kValueFields = 13;
+const char* const kValueFieldNames[kValueFields] = {
+    "han",          "fu",          "points",      "limit",
+    "yaku",         "yakuman",     "yakuman_count", "base",
+    "ron_payment",  "tsumo_dealer_payment", "tsumo_other_payment", "fu_items",
+    "error"};
+PyTypeObject* g_value_type = nullptr;
+PyObject* g_value_slots[kValueFields] = {};
+
+void set_value_type(py::handle cls) {
+    if (!PyType_Check(cls.ptr())) throw py::type_error("a class is needed");
+    PyObject* slots[kValueFields];
+    for (int i = 0; i < kValueFields; ++i) {
+        PyObject* d = PyObject_GetAttrString(cls.ptr(), kValueFieldNames[i]);
+        if (!d) throw py::error_already_set();
+        if (Py_TYPE(d) != &PyMemberDescr_Type || !Py_TYPE(d)->tp_descr_set) {
+            Py_DECREF(d);
+            for (int j = 0; j < i; ++j) Py_DECREF(slots[j]);
+            throw py::type_error(std::string("not a slot: ") + kValueFieldNames[i]);
+        }
+        slots[i] = d;
+    }
+    for (int i = 0; i < kValueFields; ++i) {
+        Py_XDECREF(g_value_slots[i]);
+        g_value_slots[i] = slots[i];
+    }
+    Py_INCREF(cls.ptr());
+    Py_XDECREF(reinterpret_cast<PyObject*>(g_value_type));
+    g_value_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+}
+
+// A WinValue object with the fields of ``fields`` (value_tuple's order).
+py::object value_object(const py::tuple& fields) {
+    if (!g_value_type) throw std::runtime_error("_core.set_value_type was not called");
+    static PyObject* empty = PyTuple_New(0);
+    PyObject* obj = g_value_type->tp_new(g_value_type, empty, nullptr);
+    if (!obj) throw py::error_already_set();
+    py::object result = py::reinterpret_steal<py::object>(obj);
+    for (int i = 0; i < kValueFields; ++i) {
+        PyObject* d = g_value_slots[i];
+        if (Py_TYPE(d)->tp_descr_set(d, obj, PyTuple_GET_ITEM(fields.ptr(), i)) < 0)
+            throw py::error_already_set();
+    }
+    return result;
+}
+
 core::ScoreRules make_rules(int players, int aka, const std::vector<int>& red_fives, bool kuitan,
                             bool kiriage, int double_wind_fu, int rinshan_tsumo_fu,
                             int open_pinfu_fu, std::string_view renhou, std::string_view yakuman,
@@ -335,6 +384,15 @@ py::object score_win_py(py::handle ctx, const core::ScoreRules& rules) {
     core::WinOut out;
     if (core::score_win(in, rules, &out) == core::kDeclined) return py::none();
     return value_tuple(out);
+}
+
+// score_win returning the WinValue itself (set_value_type first), or None if declined.
+py::object score_win_value_py(py::handle ctx, const core::ScoreRules& rules) {
+    core::WinIn in;
+    if (!read_win(ctx, &in)) return py::none();
+    core::WinOut out;
+    if (core::score_win(in, rules, &out) == core::kDeclined) return py::none();
+    return value_object(value_tuple(out));
 }
 
 bool read_i64(py::handle obj, const py::str& name, std::int64_t* out) {
@@ -472,6 +530,18 @@ public:
         return out;
     }
 
+    // The same as WinValue objects (set_value_type first), None where declined.
+    py::list win_values() const {
+        py::list out(outs_.size());
+        for (std::size_t i = 0; i < outs_.size(); ++i) {
+            if (outs_[i].error == core::kDeclined)
+                out[i] = py::none();
+            else
+                out[i] = value_object(value_tuple(outs_[i]));
+        }
+        return out;
+    }
+
 private:
     core::ScoreRules rules_;
     std::vector<core::WinIn> wins_;
@@ -517,6 +587,11 @@ PYBIND11_MODULE(_core, m) {
           "The value of one win (a replay_audit.scoring.context.WinContext) under the rules:\n"
           "the WinValue fields in their order, or None when the core declines the context\n"
           "(then the Python scorer answers).  Han-and-fu scoring only (not Toutenkou).");
+    m.def("set_value_type", &set_value_type, py::arg("cls"),
+          "Give the WinValue class (replay_audit.scoring.context.WinValue), whose fields\n"
+          "``score_win_value`` and ``WinBatch.win_values`` set slot by slot.");
+    m.def("score_win_value", &score_win_value_py, py::arg("ctx"), py::arg("rules"),
+          "``score_win`` returning the WinValue itself (set_value_type first), or None.");
     m.def("win_deltas", &win_deltas_py, py::arg("value"), py::kw_only(), py::arg("winner"),
           py::arg("from_seat"), py::arg("dealer"), py::arg("players"), py::arg("honba"),
           py::arg("sticks"), py::arg("first_winner"), py::arg("pao_seat"), py::arg("rules"),
@@ -535,5 +610,7 @@ PYBIND11_MODULE(_core, m) {
              "1 not_complete, 2 no_yaku), han, fu, points, limit, yakuman_count, base,\n"
              "ron, tsumo_dealer, tsumo_other.")
         .def("values", &WinBatch::values,
-             "The results as ``score_win`` gives them (None where declined).");
+             "The results as ``score_win`` gives them (None where declined).")
+        .def("win_values", &WinBatch::win_values,
+             "The results as WinValue objects (set_value_type first; None where declined).");
 }
