@@ -5,9 +5,10 @@ what ``replay_audit.scoring.hand.score_win`` and ``replay_audit.scoring.payments
 return: the same ``WinValue`` (yaku, yakuman, han, fu, fu items in order, limit, points,
 payments, error) and the same deltas.  Three ways of holding them together:
 
-1. every win of the shared corpus, each log read with ``replay_audit.io.read_log`` (XML
-   and tenhou.net/6 JSON), under the log's own rules and under rule variants that move
-   every ``RuleSet`` field the scoring reads, with the deltas of each win;
+1. every win of the shared corpus, each log read with ``replay_audit``'s readers (XML:
+   the recorded hand; tenhou.net/6 JSON, which records no hand: the replayer's context),
+   under the log's own rules and under rule variants that move every ``RuleSet`` field
+   the scoring reads, with the deltas of each win;
 2. the scoring golden tests (``test_scoring_*.py``, ``test_payments.py``, the seeds'
    worked hands, three-player and rule-variant fixtures, multiple yakuman, Toutenkou's
    fallback) run a second time with the core as the engine (``core_engine_plugin.py``);
@@ -111,9 +112,24 @@ class Win:
     deltas_args: dict[str, Any]
 
 
+def _replayed_contexts(game: Game, rules: RuleSet) -> dict[int, WinContext]:
+    """``id(recorded win)`` -> the context the replayer builds from the moves: a
+    tenhou.net/6 JSON win does not record the winner's hand, only the moves do."""
+    from replay_audit.replay import replay_game
+
+    replay = replay_game(game, rules, use_wall=False)
+    return {
+        id(result.result): result.win
+        for hand in replay.hands
+        for result in hand.results
+        if result.win is not None
+    }
+
+
 def _wins_of(game: Game, where: str) -> Iterator[Win]:
     rules = _rules_for_game(game)
     players = game.meta.players
+    replayed = _replayed_contexts(game, rules) if game.meta.format != "tenhou-xml" else {}
     for hand in game.hands:
         sticks = hand.sticks
         first = True
@@ -121,24 +137,28 @@ def _wins_of(game: Game, where: str) -> Iterator[Win]:
             if isinstance(ev, RiichiAccept):
                 sticks += 1
                 continue
-            if not isinstance(ev, RecordedWin) or ev.win_tile is None:
+            if not isinstance(ev, RecordedWin):
                 continue
-            ids = {y for y, _ in ev.yaku} | set(ev.yakuman)
-            flags = {name: yid in ids for yid, name in FLAG_IDS.items()}
-            riichi = flags["riichi"] or flags["double_riichi"]
-            ctx = WinContext(
-                tiles=ev.hand,
-                melds=ev.melds,
-                win_tile=ev.win_tile,
-                tsumo=ev.tsumo,
-                seat=ev.seat,
-                dealer=hand.dealer,
-                round_wind=hand.round_wind,
-                players=players,
-                dora_indicators=ev.dora,
-                ura_indicators=ev.ura if riichi else (),
-                **flags,
-            )
+            ctx = replayed.get(id(ev))
+            if ctx is None:
+                if ev.win_tile is None:
+                    continue
+                ids = {y for y, _ in ev.yaku} | set(ev.yakuman)
+                flags = {name: yid in ids for yid, name in FLAG_IDS.items()}
+                riichi = flags["riichi"] or flags["double_riichi"]
+                ctx = WinContext(
+                    tiles=ev.hand,
+                    melds=ev.melds,
+                    win_tile=ev.win_tile,
+                    tsumo=ev.tsumo,
+                    seat=ev.seat,
+                    dealer=hand.dealer,
+                    round_wind=hand.round_wind,
+                    players=players,
+                    dora_indicators=ev.dora,
+                    ura_indicators=ev.ura if riichi else (),
+                    **flags,
+                )
             args = {
                 "winner": ev.seat,
                 "from_seat": ev.from_seat,
@@ -192,7 +212,9 @@ def test_every_corpus_win_scores_and_pays_the_same_in_both_engines(
 ) -> None:
     need(CORPUS)
     wins = _corpus_wins(corpus_games)
+    json_wins = sum(1 for w in wins if w.where.split(" ")[0].endswith(".json"))
     assert len(wins) > 24_000
+    assert json_wins > 50, json_wins  # the JSON logs' wins, through the replayer
     memo: dict[tuple[int, int], RuleSet] = {}
     differ: list[str] = []
     checked = 0
