@@ -74,6 +74,7 @@ class ScoreRules:
         riichi_cost: int,
         pao_yakuman: Sequence[int],
         pao_scope: str,
+        double_yakuman: Sequence[int],
     ) -> None: ...
 
 def score_win(ctx: WinContext, rules: ScoreRules) -> WinFields | None:

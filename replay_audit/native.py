@@ -214,6 +214,8 @@ def _core_rules(rules: RuleSet) -> _core.ScoreRules | None:
         return entry[1]
     found: _core.ScoreRules | None = None
     if _Python.load().core and rules.scoring == "hanfu":
+        from replay_audit.rules import DOUBLE_YAKUMAN_PATTERNS
+
         try:
             found = _core.ScoreRules(
                 players=rules.players,
@@ -233,6 +235,7 @@ def _core_rules(rules: RuleSet) -> _core.ScoreRules | None:
                 riichi_cost=rules.riichi_cost,
                 pao_yakuman=list(rules.pao_yakuman),
                 pao_scope=rules.pao_scope,
+                double_yakuman=list(DOUBLE_YAKUMAN_PATTERNS),
             )
         except (ValueError, TypeError):
             found = None

@@ -335,7 +335,8 @@ core::ScoreRules make_rules(int players, int aka, const std::vector<int>& red_fi
                             int open_pinfu_fu, std::string_view renhou, std::string_view yakuman,
                             std::string_view kazoe, bool tsumo_loss, std::int64_t honba_ron,
                             std::int64_t honba_tsumo, std::int64_t riichi_cost,
-                            const std::vector<int>& pao_yakuman, std::string_view pao_scope) {
+                            const std::vector<int>& pao_yakuman, std::string_view pao_scope,
+                            const std::vector<int>& double_yakuman) {
     core::ScoreRules r;
     if (players != 3 && players != 4) throw py::value_error("players must be 3 or 4");
     r.players = players;
@@ -374,6 +375,9 @@ core::ScoreRules make_rules(int players, int aka, const std::vector<int>& red_fi
     if (pao_scope == "all") r.pao_scope_all = true;
     else if (pao_scope == "yakuman_only") r.pao_scope_all = false;
     else throw py::value_error("pao_scope is all or yakuman_only");
+    if (double_yakuman.size() > 16) throw py::value_error("at most 16 double yakuman");
+    r.n_double = static_cast<int>(double_yakuman.size());
+    for (std::size_t i = 0; i < double_yakuman.size(); ++i) r.double_yakuman[i] = double_yakuman[i];
     return r;
 }
 
@@ -582,7 +586,7 @@ PYBIND11_MODULE(_core, m) {
              py::arg("double_wind_fu"), py::arg("rinshan_tsumo_fu"), py::arg("open_pinfu_fu"),
              py::arg("renhou"), py::arg("yakuman"), py::arg("kazoe"), py::arg("tsumo_loss"),
              py::arg("honba_ron"), py::arg("honba_tsumo"), py::arg("riichi_cost"),
-             py::arg("pao_yakuman"), py::arg("pao_scope"));
+             py::arg("pao_yakuman"), py::arg("pao_scope"), py::arg("double_yakuman"));
     m.def("score_win", &score_win_py, py::arg("ctx"), py::arg("rules"),
           "The value of one win (a replay_audit.scoring.context.WinContext) under the rules:\n"
           "the WinValue fields in their order, or None when the core declines the context\n"

@@ -23,8 +23,7 @@ void pao_fraction(const DeltasIn& in, const ScoreRules& rules, i64* part, i64* w
         return;
     }
     auto units = [&](int yid) -> i64 {
-        const bool doubled = yid == 41 || yid == 46 || yid == 48 || yid == 49;
-        return (rules.yakuman == kYakumanFull && doubled) ? 2 : 1;
+        return (rules.yakuman == kYakumanFull && rules.is_double(yid)) ? 2 : 1;
     };
     i64 total = 0, pao = 0;
     for (int j = 0; j < in.n_yakuman; ++j) {

@@ -234,7 +234,7 @@ int yakuman_count(const IdList& ids, const ScoreRules& rules) {
         int total = 0;
         for (int j = 0; j < ids.n; ++j) {
             const int i = ids.id[j];
-            total += (i == 41 || i == 46 || i == 48 || i == 49) ? 2 : 1;
+            total += rules.is_double(i) ? 2 : 1;
         }
         return total;
     }

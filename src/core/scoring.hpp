@@ -24,7 +24,8 @@ constexpr int kNoYaku = 2;
 
 enum MeldCode : std::uint8_t { kChi = 0, kPon, kDaiminkan, kKakan, kAnkan, kKita };
 
-// RuleSet fields the scoring and the payments read (replay_audit/rules.py).
+// RuleSet fields the scoring and the payments read (replay_audit/rules.py), and the
+// rules module's DOUBLE_YAKUMAN_PATTERNS (passed in too: the rule lives in one place).
 enum RenhouMode : std::uint8_t { kRenhouNone = 0, kRenhouMangan, kRenhouYakuman };
 enum YakumanMode : std::uint8_t { kYakumanSingle = 0, kYakumanCumulative, kYakumanFull };
 enum KazoeMode : std::uint8_t { kKazoeNone = 0, kKazoeSanbaiman, kKazoeSingle, kKazoeMultiple };
@@ -50,6 +51,15 @@ struct ScoreRules {
     int n_pao = 2;
     int pao_yakuman[16] = {39, 49};
     bool pao_scope_all = true;
+    // rules.DOUBLE_YAKUMAN_PATTERNS: worth two under yakuman "full"
+    int n_double = 4;
+    int double_yakuman[16] = {41, 46, 48, 49};
+
+    bool is_double(int yid) const {
+        for (int i = 0; i < n_double; ++i)
+            if (double_yakuman[i] == yid) return true;
+        return false;
+    }
 };
 
 constexpr int kMaxTiles = 14;
