@@ -405,7 +405,7 @@ def _winning_hand(draw: st.DrawFn) -> tuple[WinContext, RuleSet]:
         used[kind] += n
         return ids
 
-    shape = draw(st.sampled_from(("regular", "regular", "regular", "chiitoitsu", "kokushi")))
+    shape = draw(st.sampled_from(("regular", "regular", "closed", "chiitoitsu", "kokushi")))
     concealed: list[int] = []
     melds: list[Meld] = []
     if shape == "kokushi":
@@ -425,6 +425,8 @@ def _winning_hand(draw: st.DrawFn) -> tuple[WinContext, RuleSet]:
                 break
             form = draw(
                 st.sampled_from(("run", "run", "triplet", "chi", "pon", "kan", "ankan", "kakan"))
+                if shape == "regular"
+                else st.sampled_from(("run", "run", "run", "triplet"))  # pinfu, iipeikou ...
             )
             if form in ("run", "chi"):
                 start = draw(st.integers(0, 26).filter(lambda k: k % 9 <= 6))
