@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import gc
 import importlib
 import os
 import warnings
@@ -346,11 +347,15 @@ def _events_table(cols: dict[str, Any]) -> pa.Table:
             return np.full(len(kind), fill, dtype=values.dtype)
         return np.where(is_call, values[row], fill)
 
-    tiles = m["tiles"] if has_melds else np.full((1, 4), -1, dtype=np.int16)
-    meld_tiles = [
-        [t for t in r if t >= 0] if c else None
-        for r, c in zip(tiles[row].tolist(), is_call.tolist(), strict=True)
-    ]
+    # meld_tiles: a list column, null outside calls (the calls' rows of melds, -1 dropped)
+    tiles = m["tiles"][ref[is_call]] if has_melds else np.zeros((0, 4), dtype=np.int16)
+    size = np.zeros(len(kind), dtype=np.int32)
+    size[is_call] = (tiles >= 0).sum(axis=1)
+    bounds = np.zeros(len(kind) + 1, dtype=np.int32)
+    np.cumsum(size, out=bounds[1:])
+    meld_tiles = pa.ListArray.from_arrays(
+        pa.array(bounds, mask=np.append(~is_call, False)), pa.array(tiles[tiles >= 0])
+    )
     from_seat = meld(m["from_seat"]) if has_melds else np.full(len(kind), -1, np.int8)
     is_agari = kind == _AGARI
     if is_agari.any():
@@ -368,7 +373,7 @@ def _events_table(cols: dict[str, Any]) -> pa.Table:
             "from_seat": from_seat,
             "meld_code": meld(m["code"]),
             "meld_kind": meld(m["kind"]),
-            "meld_tiles": pa.array(meld_tiles, type=pa.list_(pa.int16())),
+            "meld_tiles": meld_tiles,
             "meld_called": meld(m["called"]),
             "meld_added": meld(m["added"]),
             "result": np.where((kind == _AGARI) | (kind == _RYUUKYOKU), ref, -1).astype(np.int32),
@@ -400,7 +405,16 @@ def game_from_core(data: bytes, source: str = "<bytes>") -> Game | None:
     cols = read_mjlog_columns(data)
     if cols is None:
         return None
-    return _build_game(cols, source)
+    # thousands of small acyclic objects: the cyclic GC would only walk them again
+    # and again, so it waits (as in the Python reader)
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _build_game(cols, source)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def read_game(
