@@ -240,9 +240,14 @@ def mjlog_events(data: bytes) -> pa.Table | None:
 def mjlog_tables(data: bytes) -> dict[str, pa.Table] | None:
     """``mjlog_events`` and the other tables of one document, or None if declined:
     ``events``, ``hands`` (INIT: round, honba, sticks, dealer, dice, dora indicator,
-    scores, the deal), ``agari`` (every AGARI value, lists as list columns),
-    ``ryuukyoku`` and ``game`` (one row: players, GO type, lobby, seed, the final
-    scores, the player names as written, unquoted)."""
+    scores, the deal), ``agari`` (the AGARI values in the units of ``RecordedWin``:
+    who, fromWho, pao, machi, fu, points, limit, honba, sticks, scores and deltas,
+    and the hand, yaku pairs flat, yakuman, dora, ura and meld codes as list columns;
+    row ``i`` is the events table's ``result`` ``i``), ``ryuukyoku`` (kind, honba,
+    sticks, scores, deltas, the hands shown, null where not shown) and ``game`` (one
+    row: players, GO type, lobby, SHUFFLE seed, the final scores and values of
+    ``owari``, and the players' names unquoted, ranks, rates and sexes).  Chip-room
+    values, ``ratio`` and the raw extras are in ``read_game``'s ``Game`` only."""
     import numpy as np
     import pyarrow as pa
 
@@ -300,13 +305,17 @@ def mjlog_tables(data: bytes) -> dict[str, pa.Table] | None:
     g = cols["game"]
     owari = cols["owari"]
     final = owari["scores"][-1].tolist() if len(owari["scores"]) else None
+    players = _players(g)[: g["players"]]
     game = pa.table(
         {
             "players": [g["players"]],
             "go_type": [g["go_type"]],
             "lobby": [g["lobby"]],
             "seed": [g["seed"]],
-            "names": [[unquote(n) if n is not None else None for n in g["names"]]],
+            "names": [[p.name for p in players]],
+            "dan": [[p.dan for p in players]],
+            "rate": [[p.rate for p in players]],
+            "sex": [[p.sex for p in players]],
             "final_scores": [final],
             "final_points": [owari["points"][-1].tolist() if final is not None else None],
         }

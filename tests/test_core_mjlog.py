@@ -408,3 +408,63 @@ def test_mutated_documents_decline_or_agree(data: bytes) -> None:
     """Mutated real and hand-made documents: never a crash; the core declines or
     builds the Python reader's Game; read_game matches the Python reader."""
     check_same(data)
+
+
+def test_tables_match_the_game() -> None:
+    """``mjlog_tables``: hands, wins, draws and the game row say what the Game says."""
+    need(CORPUS)
+    paths = _corpus_paths()
+    for path in [*paths[::151], *(p for p in paths if "special" in str(p))]:
+        data = gzip.decompress(path.read_bytes())
+        tables = native.mjlog_tables(data)
+        assert tables is not None, path
+        game = parse_tenhou_xml(data, str(path))
+        hands = tables["hands"].to_pylist()
+        assert len(hands) == len(game.hands)
+        for row, hand in zip(hands, game.hands, strict=True):
+            assert (row["round_index"], row["honba"], row["sticks"], row["dealer"]) == (
+                hand.round_index,
+                hand.honba,
+                hand.sticks,
+                hand.dealer,
+            )
+            assert tuple(row["dice"]) == hand.dice
+            assert tuple(row["scores"]) == hand.scores
+            assert row["dora_indicator"] == hand.dora_indicator
+            for s in range(4):
+                assert tuple(t for t in row[f"haipai{s}"] if t >= 0) == hand.haipai[s]
+        results = [e for h in game.hands for e in h.results]
+        wins = [e for e in results if isinstance(e, RecordedWin)]
+        draws = [e for e in results if not isinstance(e, RecordedWin)]
+        for row, win in zip(tables["agari"].to_pylist(), wins, strict=True):
+            assert (row["seq"], row["who"], row["from_who"], row["machi"]) == (
+                win.seq,
+                win.seat,
+                win.from_seat,
+                win.win_tile,
+            )
+            assert (row["fu"], row["points"], row["limit"]) == (win.fu, win.points, win.limit)
+            assert tuple(row["hai"]) == win.hand
+            assert tuple(zip(row["yaku"][::2], row["yaku"][1::2], strict=True)) == win.yaku
+            assert (tuple(row["dora"]), tuple(row["ura"])) == (win.dora, win.ura)
+            assert (tuple(row["scores"]), tuple(row["deltas"])) == (win.scores_before, win.deltas)
+            assert row["pao"] == (-1 if win.pao_seat is None else win.pao_seat)
+            assert len(row["meld_codes"]) == len(win.melds)
+        for row, draw in zip(tables["ryuukyoku"].to_pylist(), draws, strict=True):
+            assert (row["seq"], row["kind"], row["honba"]) == (draw.seq, draw.kind, draw.honba)
+            shown = tuple(
+                (s, tuple(row[f"shown{s}"])) for s in range(4) if row[f"shown{s}"] is not None
+            )
+            assert shown == draw.shown
+        (meta,) = tables["game"].to_pylist()
+        assert (meta["players"], meta["go_type"], meta["lobby"], meta["seed"]) == (
+            game.meta.players,
+            game.meta.go_type,
+            game.meta.lobby,
+            game.meta.seed,
+        )
+        assert meta["names"] == [p.name for p in game.players]
+        assert meta["dan"] == [p.dan for p in game.players]
+        if game.owari is not None:
+            assert tuple(meta["final_scores"]) == game.owari.scores
+            assert tuple(meta["final_points"]) == game.owari.points
