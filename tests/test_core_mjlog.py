@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay_audit import native
-from replay_audit.errors import InvalidValueError, LogFormatError
+from replay_audit.errors import InvalidValueError, LimitExceededError, LogFormatError
 from replay_audit.events import Call, Discard, Draw, Game, NewDora, RecordedWin
 from replay_audit.parsers.meld_code import decode_meld
 from replay_audit.parsers.tenhou_xml import MAX_ATTRIBUTE_LENGTH, MAX_ELEMENTS, parse_tenhou_xml
@@ -285,6 +285,21 @@ def test_limits() -> None:
     # input over the core's size limit: declined before it is read
     assert _core.read_mjlog(base + b" " * (64 * 1024 * 1024)) is None
     assert "size limit" in str(_core.mjlog_decline_reason(base + b" " * (64 * 1024 * 1024)))
+
+
+def test_read_game_size_cap_as_read_log() -> None:
+    """``read_game``'s byte cap raises what ``io.read_log`` raises, before any reading."""
+    from replay_audit.io import read_log
+
+    data = RICH.read_bytes()
+    for blob in (data, gzip.compress(data)):
+        with pytest.raises(LimitExceededError) as ours:
+            native.read_game(blob, max_bytes=100)
+        with pytest.raises(LimitExceededError) as theirs:
+            read_log(blob, max_bytes=100)
+        assert str(ours.value) == str(theirs.value)
+    with pytest.raises(LimitExceededError):
+        native.read_game(RICH, max_bytes=100)
 
 
 def test_declined_document_is_refused_with_the_python_error() -> None:
