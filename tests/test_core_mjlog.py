@@ -483,3 +483,26 @@ def test_tables_match_the_game() -> None:
         if game.owari is not None:
             assert tuple(meta["final_scores"]) == game.owari.scores
             assert tuple(meta["final_points"]) == game.owari.points
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.integers(0, 10**15 - 1),
+    st.integers(0, 15),
+    st.booleans(),
+    st.sampled_from(["", "0", "00"]),
+)
+def test_owari_values_read_as_python_float(mantissa: int, point: int, neg: bool, pad: str) -> None:
+    """The final values of ``owari`` (floats, the only ones in a log): the core's double
+    is Python's ``float`` of the same text, or the core declines the text."""
+    digits = pad + str(mantissa)
+    point = min(point, len(digits) - 1)
+    text = ("-" if neg else "") + (
+        digits if point == 0 else f"{digits[: len(digits) - point]}.{digits[len(digits) - point :]}"
+    )
+    doc = _sub(RICH.read_bytes(), rb'owari="300,[^,]*,', f'owari="300,{text},'.encode())
+    game = native.game_from_core(doc)
+    if game is not None:
+        assert game.owari is not None
+        assert repr(game.owari.points[0]) == repr(float(text)), text
+    check_same(doc)

@@ -2,7 +2,6 @@
 // declined, and replay_audit/parsers/tenhou_xml.py for the rules mirrored here).
 #include "mjlog.hpp"
 
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -60,25 +59,31 @@ std::int32_t to_i32(long long v, const char* what) {
     return static_cast<std::int32_t>(v);
 }
 
-// -?[0-9]+(\.[0-9]+)?: strtod rounds it exactly as Python's float() does.
+// -?[0-9]+(\.[0-9]+)? with at most 15 digits in all: the value is then the mantissa
+// (an integer below 2^53, exact as a double) divided by a power of ten up to 10^15
+// (exact too), and IEEE division rounds that quotient correctly: the double Python's
+// float() gives for the same text.  No strtod, whose decimal point follows the C
+// locale.  Longer or other forms (exponents, "inf", "1.") are declined.
 double to_float(std::string_view s, const char* what) {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     std::size_t i = 0;
-    if (i < s.size() && s[i] == '-') ++i;
-    const std::size_t int_start = i;
-    while (i < s.size() && is_digit(s[i])) ++i;
-    bool ok = i > int_start && i - int_start <= 30;
+    const bool neg = i < s.size() && s[i] == '-';
+    if (neg) ++i;
+    long long mantissa = 0;
+    int digits = 0, fraction = 0;
+    bool ok = i < s.size() && is_digit(s[i]);
+    for (; ok && i < s.size() && is_digit(s[i]); ++i, ++digits) mantissa = mantissa * 10 + (s[i] - '0');
     if (ok && i < s.size()) {
-        if (s[i] != '.') {
-            ok = false;
-        } else {
-            const std::size_t frac_start = ++i;
-            while (i < s.size() && is_digit(s[i])) ++i;
-            ok = i > frac_start && i == s.size() && i - frac_start <= 30;
+        ok = s[i] == '.' && i + 1 < s.size();
+        for (++i; ok && i < s.size(); ++i, ++digits, ++fraction) {
+            ok = is_digit(s[i]);
+            mantissa = mantissa * 10 + (s[i] - '0');
         }
     }
-    if (!ok) decline(std::string("not a plain decimal: ") + what);
-    const std::string text(s);
-    return std::strtod(text.c_str(), nullptr);
+    if (!ok || digits > 15) decline(std::string("not a plain decimal: ") + what);
+    const double value = static_cast<double>(mantissa) / kPow10[fraction];
+    return neg ? -value : value;
 }
 
 // Splits on ',' (an empty string gives one empty part, like Python's split).
