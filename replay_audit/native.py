@@ -217,8 +217,9 @@ def mjlog_events(data: bytes) -> pa.Table | None:
     - ``tile``: the tile drawn or discarded, the new dora indicator, the winning tile;
     - ``tsumogiri``: the discard is the tile just drawn;
     - ``from_seat``: where a call's tile came from, the AGARI ``fromWho``;
-    - ``meld_code``: the raw ``<N m=...>`` code, ``meld_kind`` (``MELD_KINDS``),
-      ``meld_tiles`` (its tiles ascending), ``meld_called``, ``meld_added``;
+    - ``meld_code``: the raw ``<N m=...>`` code, ``meld_kind`` (dictionary-encoded
+      ``MELD_KINDS``, null outside calls), ``meld_tiles`` (its tiles ascending, null
+      outside calls), ``meld_called``, ``meld_added``;
     - ``result``: the row of the win or draw in ``mjlog_tables(...)["agari"]`` or
       ``["ryuukyoku"]``.
 
@@ -393,7 +394,9 @@ def _events_table(cols: dict[str, Any]) -> pa.Table:
             "tsumogiri": e["tsumogiri"].astype(bool),
             "from_seat": from_seat,
             "meld_code": meld(m["code"]),
-            "meld_kind": meld(m["kind"]),
+            "meld_kind": pa.DictionaryArray.from_arrays(
+                pa.array(meld(m["kind"], 0), mask=~is_call), MELD_KINDS
+            ),
             "meld_tiles": meld_tiles,
             "meld_called": meld(m["called"]),
             "meld_added": meld(m["added"]),

@@ -141,6 +141,7 @@ def test_events_table_matches_the_game() -> None:
             kind = row["kind"]
             if isinstance(event, Draw):
                 assert (kind, row["seat"], row["tile"]) == ("draw", event.seat, event.tile)
+                assert row["meld_kind"] is None and row["meld_tiles"] is None
             elif isinstance(event, Discard):
                 assert (kind, row["seat"], row["tile"]) == ("discard", event.seat, event.tile)
                 assert row["tsumogiri"] == event.tsumogiri
@@ -149,7 +150,7 @@ def test_events_table_matches_the_game() -> None:
                 assert (kind, row["seat"], row["meld_kind"]) == (
                     "call",
                     event.seat,
-                    native.MELD_KINDS.index(meld.kind.value),
+                    meld.kind.value,
                 )
                 assert tuple(row["meld_tiles"]) == meld.tiles
                 assert row["meld_called"] == (-1 if meld.called is None else meld.called)
