@@ -1,6 +1,7 @@
 """Types of ``replay_audit._core``, the compiled core (C++ in ``src/core``, pybind11)."""
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from replay_audit.scoring.context import WinContext, WinValue
 
@@ -123,3 +124,17 @@ class WinBatch:
 
     def win_values(self) -> list[WinValue | None]:
         """Per win, the ``WinValue`` itself (None where declined)."""
+
+def read_mjlog(data: bytes) -> dict[str, Any] | None:
+    """One mjlog XML document (bytes, not gzipped) as columns: a dict of tables (``events``,
+    ``melds``, ``hands``, ``agari``, ``ryuukyoku``, ``owari``, ``reach_scores``, ``pool``,
+    ``strings``, ``game``; src/core/game.hpp), or None if the core declines the document."""
+
+def mjlog_decline_reason(data: bytes) -> str | None:
+    """Why ``read_mjlog`` declines ``data``, or None if it reads it."""
+
+def decode_meld(
+    m: int, who: int, gari: bool = False
+) -> tuple[int, tuple[int, ...], int | None, int | None, int | None] | None:
+    """A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of
+    ``replay_audit.meld.MeldKind``; None where ``meld_code.decode_meld`` raises."""

@@ -1,0 +1,179 @@
+// The columnar form of one mjlog game, as src/core/mjlog.cpp reads it.
+//
+// Integer columns only (plus a few strings: names, the seed, raw extras), one row per
+// thing, no object per event: an events table in document order, a table per hand
+// (the INIT values), one per win (AGARI), one per draw (RYUUKYOKU), one per meld, one
+// per final-scores line (owari), and a pool of int32 values that the variable-length
+// lists (tile lists, yaku pairs, meld codes) point into as (offset, length) spans.
+//
+// The units are those of replay_audit/events.py: scores in whole points (the XML's
+// hundreds multiplied out), seats absolute, tiles as 136-ids, dice 1-6, ``seq`` the
+// element's index among the root's children.  -1 stands for "none" in every column
+// (no seat, no tile, no row, an absent list).  replay_audit/native.py turns these
+// tables into a ``pyarrow.Table`` of events, or into the very ``Game`` that
+// replay_audit/parsers/tenhou_xml.py builds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace replay_audit::core::mjlog {
+
+// events.kind
+enum EventKind : std::int8_t {
+    kDraw = 0,
+    kDiscard = 1,
+    kCall = 2,            // ref: row of melds
+    kRiichiDeclare = 3,
+    kRiichiAccept = 4,    // ref: row of reach_scores, or -1 (no ``ten``)
+    kNewDora = 5,         // tile: the indicator
+    kDisconnect = 6,      // BYE
+    kReconnect = 7,       // UN with one name; ref: index of strings (the raw name)
+    kAgari = 8,           // ref: row of agari
+    kRyuukyoku = 9,       // ref: row of ryuukyoku
+};
+
+// melds.kind, in the order of replay_audit.meld.MeldKind
+enum MeldKindCode : std::int8_t {
+    kChi = 0,
+    kPon = 1,
+    kDaiminkan = 2,
+    kKakan = 3,
+    kAnkan = 4,
+    kKita = 5,
+};
+
+// One decoded <N m=...> code (replay_audit/parsers/meld_code.py).
+struct DecodedMeld {
+    std::int8_t kind = -1;
+    std::int8_t count = 0;  // tiles used: 3 (chi, pon), 4 (kans), 1 (kita)
+    std::int16_t tiles[4] = {-1, -1, -1, -1};  // ascending
+    std::int16_t called = -1;
+    std::int8_t from_seat = -1;
+    std::int16_t added = -1;
+};
+
+struct Span {
+    std::int32_t offset = 0;
+    std::int32_t length = -1;  // -1: absent (None), 0: empty
+};
+
+struct Events {
+    std::vector<std::int32_t> hand;  // -1: before the first hand (Game.pre_game)
+    std::vector<std::int32_t> seq;
+    std::vector<std::int8_t> kind;
+    std::vector<std::int8_t> seat;   // -1 for NewDora and RYUUKYOKU
+    std::vector<std::int16_t> tile;  // draw/discard tile, dora indicator, AGARI machi
+    std::vector<std::int8_t> tsumogiri;
+    std::vector<std::int32_t> ref;
+
+    std::size_t size() const { return seq.size(); }
+    void push(std::int32_t h, std::int32_t s, std::int8_t k, std::int8_t st, std::int16_t t,
+              std::int8_t tg, std::int32_t r) {
+        hand.push_back(h);
+        seq.push_back(s);
+        kind.push_back(k);
+        seat.push_back(st);
+        tile.push_back(t);
+        tsumogiri.push_back(tg);
+        ref.push_back(r);
+    }
+};
+
+struct Melds {
+    std::vector<std::int32_t> code;
+    std::vector<std::int8_t> who;
+    std::vector<std::int8_t> kind;
+    std::vector<std::int16_t> tiles;  // 4 per row, -1 padded
+    std::vector<std::int16_t> called;
+    std::vector<std::int8_t> from_seat;
+    std::vector<std::int16_t> added;
+
+    std::size_t size() const { return code.size(); }
+};
+
+struct Hands {
+    std::vector<std::int32_t> seq, round_index, honba, sticks;
+    std::vector<std::int8_t> dealer, dice;  // dice: 2 per row
+    std::vector<std::int16_t> dora_indicator;
+    std::vector<std::int32_t> scores;   // 4 per row
+    std::vector<std::int16_t> haipai;   // 4 x 13 per row, -1 for an empty seat
+    std::vector<Span> chips;            // INIT chip (chip rooms)
+    std::vector<std::int32_t> shuffle;  // index of strings: the 2009 INIT shuffle, or -1
+
+    std::size_t size() const { return seq.size(); }
+};
+
+struct Agaris {
+    std::vector<std::int32_t> hand, seq;
+    std::vector<std::int8_t> who, from_who, pao;
+    std::vector<std::int16_t> machi;
+    std::vector<std::int32_t> fu, points, limit, honba, sticks;
+    std::vector<std::int32_t> scores, deltas;           // 4 per row
+    std::vector<std::int8_t> has_chips;                 // 16-value sc
+    std::vector<std::int32_t> chips, chip_deltas;       // 4 per row (0 without)
+    std::vector<Span> hai, melds, yaku, yakuman, dora, ura, chip;  // melds: rows of Melds
+    std::vector<std::int32_t> ratio;  // index of strings, or -1
+    std::vector<std::int32_t> owari;  // row of owari, or -1
+
+    std::size_t size() const { return seq.size(); }
+};
+
+struct Ryuukyokus {
+    std::vector<std::int32_t> hand, seq;
+    std::vector<std::int8_t> kind;  // index of DRAW_KINDS (0: exhaustive)
+    std::vector<std::int32_t> honba, sticks;
+    std::vector<std::int32_t> scores, deltas;  // 4 per row
+    std::vector<std::int8_t> has_chips;
+    std::vector<std::int32_t> chips, chip_deltas;  // 4 per row
+    std::vector<Span> shown;                       // 4 per row: hai0-hai3, -1 length if absent
+    std::vector<std::int32_t> ratio;
+    std::vector<std::int32_t> owari;
+
+    std::size_t size() const { return seq.size(); }
+};
+
+struct Owaris {
+    std::vector<std::int32_t> scores;  // 4 per row, points
+    std::vector<double> points;        // 4 per row
+    std::size_t size() const { return points.size() / 4; }
+};
+
+// The player list (UN with three or four names), raw: the Python side unquotes
+// the names and splits the lists, as the Python reader does.
+struct PlayerList {
+    bool present = false;
+    std::int32_t names[4] = {-1, -1, -1, -1};  // index of strings, -1: absent
+    std::int32_t dan = -1, rate = -1, sx = -1, gold = -1, rc = -1;
+};
+
+struct GameTables {
+    Events events;
+    Melds melds;
+    Hands hands;
+    Agaris agari;
+    Ryuukyokus ryuukyoku;
+    Owaris owari;
+    std::vector<std::int32_t> reach_scores;  // 4 per row
+    std::vector<std::int32_t> pool;
+    std::vector<std::string> strings;
+
+    int players = 4;
+    int tile_set = 4;  // 4, 3 or 112 (Toutenkou)
+    bool has_go = false;
+    std::int64_t go_type = 0;
+    bool has_lobby = false;
+    std::int64_t lobby = 0;
+    std::int32_t seed = -1;  // index of strings (SHUFFLE seed), or -1
+    PlayerList player_list;
+    std::vector<std::pair<std::string, std::string>> meta_extra;
+
+    std::int32_t add_string(std::string_view s) {
+        strings.emplace_back(s);
+        return static_cast<std::int32_t>(strings.size() - 1);
+    }
+};
+
+}  // namespace replay_audit::core::mjlog
