@@ -3,6 +3,8 @@
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from replay_audit.scoring.context import WinContext, WinValue
+
 SOURCES_DIGEST: str
 """A digest of the ``src/core`` files this module was compiled from (see ``setup.py``)."""
 
@@ -29,6 +31,99 @@ def sha512(data: bytes) -> bytes:
 
 def mt19937_outputs(key: Sequence[int], count: int) -> list[int]:
     """``count`` outputs of MT19937 seeded with ``init_by_array(key)``."""
+
+# ------------------------------------------------------------------ scoring (scoring.hpp)
+
+WinFields = tuple[
+    int,
+    int,
+    int,
+    int,
+    tuple[tuple[int, int], ...],
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    int,
+    int,
+    tuple[tuple[str, int], ...],
+    str | None,
+]
+"""The ``WinValue`` fields in their order (``WinValue(*fields)``)."""
+
+class ScoreRules:
+    """The ``RuleSet`` fields the scoring and the payments read (``native`` fills it);
+    ValueError for a value the core does not know."""
+
+    def __init__(
+        self,
+        *,
+        players: int,
+        aka: int,
+        red_fives: Sequence[int],
+        kuitan: bool,
+        kiriage: bool,
+        double_wind_fu: int,
+        rinshan_tsumo_fu: int,
+        open_pinfu_fu: int,
+        renhou: str,
+        yakuman: str,
+        kazoe: str,
+        tsumo_loss: bool,
+        honba_ron: int,
+        honba_tsumo: int,
+        riichi_cost: int,
+        pao_yakuman: Sequence[int],
+        pao_scope: str,
+        double_yakuman: Sequence[int],
+    ) -> None: ...
+
+def score_win(ctx: WinContext, rules: ScoreRules) -> WinFields | None:
+    """The value of one han-and-fu win, or None when the core declines the context."""
+
+def set_value_type(cls: type[WinValue]) -> None:
+    """Give the ``WinValue`` class, whose slots ``score_win_value`` and
+    ``WinBatch.win_values`` fill (its fields must be ``WinFields``' in order)."""
+
+def score_win_value(ctx: WinContext, rules: ScoreRules) -> WinValue | None:
+    """``score_win`` returning the ``WinValue`` itself, or None when declined."""
+
+def win_deltas(
+    value: WinValue,
+    *,
+    winner: int,
+    from_seat: int,
+    dealer: int,
+    players: int,
+    honba: int,
+    sticks: int,
+    first_winner: bool,
+    pao_seat: int | None,
+    rules: ScoreRules,
+) -> tuple[int, ...] | None:
+    """Per-seat deltas of one win, or None when the core declines the arguments."""
+
+class WinBatch:
+    """Many wins under one rule set, scored in one call."""
+
+    def __init__(self, rules: ScoreRules) -> None: ...
+    def add(self, ctx: WinContext) -> bool:
+        """Read one context; False if the core declines it (its value: None)."""
+
+    def __len__(self) -> int: ...
+    def score(self) -> None:
+        """Score every win added."""
+
+    def columns(self) -> bytes:
+        """int64 numbers, 10 per win: error (-1 declined, 0 ok, 1 not_complete,
+        2 no_yaku), han, fu, points, limit, yakuman_count, base, ron, tsumo_dealer,
+        tsumo_other."""
+
+    def values(self) -> list[WinFields | None]:
+        """Per win, the ``WinValue`` fields (None where declined)."""
+
+    def win_values(self) -> list[WinValue | None]:
+        """Per win, the ``WinValue`` itself (None where declined)."""
 
 def read_mjlog(data: bytes) -> dict[str, Any] | None:
     """One mjlog XML document (bytes, not gzipped) as columns: a dict of tables (``events``,
