@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from replay_audit import __version__
-from replay_audit.errors import ReplayAuditError, RulesError
-from replay_audit.rules import PRESETS, RuleSet, load_rules
+from replay_audit.model.errors import ReplayAuditError, RulesError
+from replay_audit.model.rules.ruleset import PRESETS, RuleSet, load_rules
 
 EXIT_CLEAN, EXIT_MISMATCH, EXIT_ERROR = 0, 1, 2
 SHOWN_PROBLEMS = 5
@@ -278,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check_paths(paths: Sequence[str]) -> None:
     import glob
 
-    from replay_audit.archive import split_member
+    from replay_audit.io.archive import split_member
 
     for p in paths:
         if not Path(p).exists() and not glob.glob(p) and split_member(p) is None:
@@ -298,7 +298,7 @@ def _archive_note(args: argparse.Namespace) -> Any:
 
 def _formats(text: str) -> list[str]:
     """``--format`` checked before the run: a typo must not cost a long audit."""
-    from replay_audit.report import FORMATS
+    from replay_audit.report.tables import FORMATS
 
     formats = [f.strip() for f in text.split(",") if f.strip()]
     bad = [f for f in formats if f not in FORMATS]
@@ -315,7 +315,7 @@ def _nothing_found(paths: Sequence[str]) -> NothingFoundError:
     so this means none of them is a log)."""
     import glob
 
-    from replay_audit.io import LOG_SUFFIXES
+    from replay_audit.io.read import LOG_SUFFIXES
 
     said = []
     for p in paths:
@@ -385,7 +385,7 @@ def _list_unreadable(report: Any) -> None:
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from replay_audit.runner import run_audit
+    from replay_audit.run.api import run_audit
 
     _check_paths(args.paths)
     rules = _rules_from_args(args)
@@ -418,8 +418,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from replay_audit.audit import validate_file
-    from replay_audit.runner import StoredAuditReport, run_audit
+    from replay_audit.auditing.auditor import validate_file
+    from replay_audit.report.stored import StoredAuditReport
+    from replay_audit.run.api import run_audit
 
     _check_paths(args.paths)
     with tempfile.TemporaryDirectory(prefix="replay-audit-validate-") as tmp:
@@ -504,7 +505,9 @@ def _players_out(text: str | None) -> Path | None:
 
 def _cmd_players(args: argparse.Namespace) -> int:
     from replay_audit import stats
-    from replay_audit.runner import INDEX_NAME, PARTS_DIR, StoredAuditReport, run_audit
+    from replay_audit.report.store import INDEX_NAME, PARTS_DIR
+    from replay_audit.report.stored import StoredAuditReport
+    from replay_audit.run.api import run_audit
 
     _check_paths(args.paths)
     out = _players_out(args.out)
@@ -547,7 +550,7 @@ def _cmd_players(args: argparse.Namespace) -> int:
             )
         )
     if out is not None:
-        from replay_audit.html import render_players_page
+        from replay_audit.report.html import render_players_page
 
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.suffix.lower() == ".parquet":
@@ -645,7 +648,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     import json
 
     from replay_audit.export import to_mjai, to_tenhou6
-    from replay_audit.io import read_log
+    from replay_audit.io.read import read_log
 
     game = read_log(args.log)
     if args.to == "tenhou6":
@@ -663,10 +666,10 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 def _cmd_explain(args: argparse.Namespace) -> int:
     from replay_audit import stats
-    from replay_audit.archive import split_member
-    from replay_audit.audit import rules_for_game
-    from replay_audit.io import read_log
-    from replay_audit.replay import replay_game
+    from replay_audit.auditing.auditor import rules_for_game
+    from replay_audit.io.archive import split_member
+    from replay_audit.io.read import read_log
+    from replay_audit.replay.table import replay_game
     from replay_audit.scoring.explain import explain
     from replay_audit.scoring.hand import score_win
 
@@ -704,7 +707,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     import json
 
-    from replay_audit.hand_api import score_hand
+    from replay_audit.scoring.hand_api import score_hand
 
     overrides = _overrides(args)
     rules = load_rules(args.rules, overrides or None)

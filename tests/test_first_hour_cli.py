@@ -21,7 +21,7 @@ from replay_audit.stats.aggregate import _in_window
 
 
 def score_hand(*args: object, **kwargs: object) -> Any:
-    from replay_audit.hand_api import score_hand as score
+    from replay_audit.scoring.hand_api import score_hand as score
 
     return score(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -102,7 +102,7 @@ def test_score_hand_no_yaku_is_a_result_not_an_error() -> None:
     ],
 )
 def test_score_hand_refuses_hands_that_cannot_exist(kwargs: dict, words: str) -> None:
-    from replay_audit.hand_api import HandError
+    from replay_audit.scoring.hand_api import HandError
 
     kwargs = {"win": "2m", **kwargs}
     with pytest.raises(HandError, match=words):
@@ -311,7 +311,7 @@ def test_read_report_restores_the_types(tmp_path: Path) -> None:
 
 
 def test_charts_count_in_whole_numbers_at_full_width() -> None:
-    from replay_audit import html
+    from replay_audit.report import html
 
     bar = html.placement_chart({"place_1": 1, "place_2": 0, "place_3": 3, "place_4": 0}, "p")
     ticks = [t.split(">")[1].split("<")[0] for t in bar.split('text-anchor="end"')[1:]]

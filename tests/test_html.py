@@ -15,8 +15,8 @@ import lxml.html
 import pandas as pd
 import pytest
 
-from replay_audit import html as rhtml
-from replay_audit.events import Owari, Player
+from replay_audit.model.events import Owari, Player
+from replay_audit.report import html as rhtml
 from replay_audit.stats import games_table, players, score_history
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "stats"

@@ -23,10 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit import html as rhtml
-from replay_audit.report import AuditReport, table_frame
-from replay_audit.report_stream import ColumnKinds, json_records, typed_frame, write_json
-from replay_audit.runner import StoredAuditReport, audit_files
+from replay_audit.report import html as rhtml
+from replay_audit.report.audit_report import AuditReport
+from replay_audit.report.stored import StoredAuditReport
+from replay_audit.report.stream import ColumnKinds, json_records, typed_frame, write_json
+from replay_audit.report.tables import table_frame
+from replay_audit.run.local import audit_files
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.rules import PRESETS, RuleSet, load_rules
+from replay_audit.model.rules.ruleset import PRESETS, RuleSet, load_rules
 from replay_audit.scoring.final import final_points
 from replay_audit.scoring.payments import exhaustive_draw_deltas, tsumo_shares
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.errors import (
+from replay_audit.model.errors import (
     InvalidValueError,
     LimitExceededError,
     LogFormatError,
@@ -15,7 +15,7 @@ from replay_audit.errors import (
     TruncatedLogError,
     UnknownTagError,
 )
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -26,7 +26,7 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import MeldKind
+from replay_audit.model.meld import MeldKind
 from replay_audit.parsers.tenhou_xml import log_id_from_name, parse_tenhou_xml
 
 SOURCE = "2024040112gm-00a9-0000-0123abcd.xml"

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Draw,
@@ -27,8 +27,8 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import MeldKind
-from replay_audit.tiles import Tile, is_red, kind
+from replay_audit.model.meld import MeldKind
+from replay_audit.model.tiles import Tile, is_red, kind
 
 _HONORS = "ESWNPFC"
 

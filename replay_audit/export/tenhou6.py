@@ -20,7 +20,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -35,9 +35,9 @@ from replay_audit.events import (
     RecordedWin,
     RiichiDeclare,
 )
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.tiles import Tile, is_red, kind
-from replay_audit.tiles import to_tenhou6 as tile_code
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.tiles import Tile, is_red, kind
+from replay_audit.model.tiles import to_tenhou6 as tile_code
 
 DAN_NAMES: Final = (
     "新人", "９級", "８級", "７級", "６級", "５級", "４級", "３級", "２級", "１級",

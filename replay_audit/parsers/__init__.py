@@ -1,1 +1,1 @@
-"""One module per log format; each decodes into ``replay_audit.events``."""
+"""One module per log format; each decodes into ``replay_audit.model.events``."""

@@ -25,8 +25,8 @@ Meld(kind=<MeldKind.CHI: 'chi'>, tiles=(86, 91, 94), called=94, from_seat=2, add
 
 from __future__ import annotations
 
-from replay_audit.errors import InvalidValueError
-from replay_audit.meld import Meld, MeldKind
+from replay_audit.model.errors import InvalidValueError
+from replay_audit.model.meld import Meld, MeldKind
 
 _CHI = 0x04
 _PON = 0x08

@@ -19,8 +19,8 @@ import gzip
 import zlib
 from typing import Final
 
-from replay_audit.errors import LimitExceededError, NotALogError, TruncatedLogError
-from replay_audit.events import LogFormat
+from replay_audit.model.errors import LimitExceededError, NotALogError, TruncatedLogError
+from replay_audit.model.events import LogFormat
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024

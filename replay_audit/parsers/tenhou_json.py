@@ -42,14 +42,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from replay_audit.errors import (
+from replay_audit.model.errors import (
     InvalidValueError,
     LimitExceededError,
     LogFormatError,
     NotALogError,
     TruncatedLogError,
 )
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -69,9 +69,9 @@ from replay_audit.events import (
     RiichiDeclare,
     hand_label,
 )
-from replay_audit.majsoul import is_tonpuu, room_of
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.tiles import KIND_NAMES, RED_FIVES, Tile, is_red, kind, tenhou6_kind
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.rules.majsoul import is_tonpuu, room_of
+from replay_audit.model.tiles import KIND_NAMES, RED_FIVES, Tile, is_red, kind, tenhou6_kind
 
 MAX_INPUT_BYTES: Final = 32 * 1024 * 1024
 """Largest document accepted (a full hanchan is about 30 kB)."""

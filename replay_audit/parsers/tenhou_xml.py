@@ -1,4 +1,4 @@
-"""Tenhou mjlog XML (``<mjloggm ver="2.3">``) -> ``replay_audit.events.Game``.
+"""Tenhou mjlog XML (``<mjloggm ver="2.3">``) -> ``replay_audit.model.events.Game``.
 
 The decoder walks the root's children once, in document order, and turns
 every tag of formats.md §3.3 into the normalized events: draws and discards
@@ -44,7 +44,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from replay_audit.errors import (
+from replay_audit.model.errors import (
     InvalidValueError,
     LimitExceededError,
     LogFormatError,
@@ -52,7 +52,7 @@ from replay_audit.errors import (
     TruncatedLogError,
     UnknownTagError,
 )
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -71,8 +71,8 @@ from replay_audit.events import (
     RiichiDeclare,
     hand_label,
 )
+from replay_audit.model.tiles import SANMA_MISSING_KINDS
 from replay_audit.parsers.meld_code import decode_meld
-from replay_audit.tiles import SANMA_MISSING_KINDS
 
 MAX_ELEMENTS: Final = 200_000
 """A full hanchan has ~1,500 elements; anything near this is not a game log."""
@@ -174,7 +174,7 @@ def log_id_from_name(name: str) -> str | None:
     >>> log_id_from_name("x2024040112gm-00a9-0000-0123abcd.xml") is None  # not a word of its own
     True
     """
-    # an archive member (``replay_audit.archive``) is named DB::LOG_ID
+    # an archive member (``replay_audit.io.archive``) is named DB::LOG_ID
     base = name.replace("\\", "/").rsplit("/", 1)[-1].rsplit("::", 1)[-1]
     changed = True
     while changed:

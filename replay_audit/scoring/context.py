@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay_audit.meld import Meld
-from replay_audit.tiles import Tile
+from replay_audit.model.meld import Meld
+from replay_audit.model.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from typing import Any, Literal, Protocol, TypedDict
 import numpy as np
 import pandas as pd
 
-from replay_audit.events import Game
+from replay_audit.model.events import Game
 from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS
 from replay_audit.stats.facts import game_facts, hand_facts, start_shanten
 from replay_audit.stats.tenhou_rank import DEFAULT_PT_TABLES, PtTable, stable_dan
@@ -82,7 +82,7 @@ def fact_frames(games: Iterable[Game]) -> tuple[pd.DataFrame, pd.DataFrame]:
 def _games_from_paths(paths: list[Path]) -> Iterable[Game]:
     """Read logs with the project's reader (``replay_audit.io``), skipping what it
     reports as unreadable: statistics cover what could be read."""
-    from replay_audit.io import iter_games
+    from replay_audit.io.read import iter_games
 
     for _path, game in iter_games(paths):  # (path, Game) or (path, error)
         if isinstance(game, Game):

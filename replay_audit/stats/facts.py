@@ -4,7 +4,7 @@ Statistics are ratios of counters, and counters are sums of facts; keeping the
 facts as plain rows (not as running totals) lets one fact table feed every
 convention (double ron, abortive draws, closed kans), merge across files and
 processes, and be exported for users who want their own numbers (stats.md
-§1.7).  These functions read only the events of ``replay_audit.events``: the
+§1.7).  These functions read only the events of ``replay_audit.model.events``: the
 moves and the *recorded* results.  Statistics describe what happened at the
 table, so they use what the log says, not what the scorer recomputes.
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Draw,
@@ -29,9 +29,8 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import MeldKind
-from replay_audit.replay import wait_mask
-from replay_audit.rules import (
+from replay_audit.model.meld import MeldKind
+from replay_audit.model.rules.ruleset import (
     MAJSOUL_3P,
     MAJSOUL_4P,
     TENHOU_3P,
@@ -40,9 +39,10 @@ from replay_audit.rules import (
     rules_for_disp,
     rules_for_go_type,
 )
-from replay_audit.shanten import shanten
+from replay_audit.model.tiles import is_terminal_or_honor, kind
+from replay_audit.replay.table import wait_mask
+from replay_audit.scoring.shanten import shanten
 from replay_audit.stats.tenhou_rank import lobby_of_disp, lobby_of_go_type, rate_change
-from replay_audit.tiles import is_terminal_or_honor, kind
 
 ANONYMOUS_NAMES = frozenset({"", "NoName"})
 """Tenhou shows guests as ``NoName``; such names say nothing about who played,
@@ -65,7 +65,7 @@ def player_key(game: Game, seat: int) -> str:
     name unique to the game and seat, so two guests are never merged into one
     fictitious player.
 
-    >>> from replay_audit.events import GameMeta, Player
+    >>> from replay_audit.model.events import GameMeta, Player
     >>> g = Game(GameMeta("x.xml", "2024-abc", "tenhou-xml", 4), (Player("NoName"),), ())
     >>> player_key(g, 0), player_key(g, 1)
     ('NoName@2024-abc#0', 'NoName@2024-abc#1')
@@ -584,7 +584,7 @@ def dealer_streaks(game: Game) -> dict[int, int]:
     Consecutive hands with the same ``round_index`` are one dealership; its
     repeats are its hands minus one.  Seats that were never dealer are absent.
 
-    >>> from replay_audit.events import GameMeta, HandLog, Player
+    >>> from replay_audit.model.events import GameMeta, HandLog, Player
     >>> def h(i, r):
     ...     return HandLog(i, i, r, 0, 0, r % 4, (), (), 0)
     >>> g = Game(GameMeta("x", None, "tenhou-xml", 4), (), tuple(

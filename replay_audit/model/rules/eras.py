@@ -24,7 +24,7 @@ ever turns a disagreement of a log before April 2024 into a note.
 Only Tenhou's own rule sets are dated (``tenhou-*`` presets and their lobby
 variants); a rule set given by the user (``--rules``) is taken as it is.
 
->>> from replay_audit.dating import LogWindow
+>>> from replay_audit.model.dating import LogWindow
 >>> TENPAI_YAME.side(LogWindow("2010060106", "2010060106"))
 'before'
 >>> TENPAI_YAME.side(LogWindow("2010061512", "2010061512")), TENPAI_YAME.side(LogWindow(None, None))
@@ -40,9 +40,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from replay_audit.dating import LogWindow, Side, log_window
-from replay_audit.events import Game
-from replay_audit.rules import RuleSet
+from replay_audit.model.dating import LogWindow, Side, log_window
+from replay_audit.model.events import Game
+from replay_audit.model.rules.ruleset import RuleSet
 
 OpenAspect = Literal["dealer_stop", "extension", "bust_at_zero"]
 

@@ -32,16 +32,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from replay_audit.events import Game, GameMeta, HandLog, RecordedDraw, RecordedWin
-from replay_audit.findings import INFO
-from replay_audit.infer_settlement import infer_settlement, offsets, places, rounding_of
-from replay_audit.majsoul import room_of
-from replay_audit.rules import RuleSet
+from replay_audit.auditing.infer_settlement import infer_settlement, offsets, places, rounding_of
+from replay_audit.model.events import Game, GameMeta, HandLog, RecordedDraw, RecordedWin
+from replay_audit.model.findings import INFO
+from replay_audit.model.rules.majsoul import room_of
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.final import final_points
 from replay_audit.scoring.flow import all_last_index
 
 if TYPE_CHECKING:
-    from replay_audit.replay import GameReplay
+    from replay_audit.replay.table import GameReplay
 
 LobbyKind = Literal["ranked", "majsoul", "csrule", "private", "championship", "majsoul_custom"]
 
@@ -105,7 +105,7 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
     where = _where(game.meta, kind)
     notes: list[LobbyNote] = []
     if kind == "csrule":
-        from replay_audit.csrule import read_csrule
+        from replay_audit.model.rules.csrule import read_csrule
 
         csrule = read_csrule(rules, dict(game.meta.extra).get("csrule", ""))
         notes.append(LobbyNote("lobby_rules", f"{where}: rules from its csrule: {csrule.summary}"))

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 
-from replay_audit.tiles import Kind
+from replay_audit.model.tiles import Kind
 
 _TERMINALS_AND_HONORS: tuple[Kind, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from replay_audit.tiles import Tile, kind
+from replay_audit.model.tiles import Tile, kind
 
 
 class MeldKind(StrEnum):

@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from replay_audit.eras import Era, era_of, rules_of_date
-from replay_audit.errors import LogFormatError, RulesError
-from replay_audit.events import (
+from replay_audit.model.errors import LogFormatError, RulesError
+from replay_audit.model.events import (
     Discard,
     Draw,
     Game,
@@ -33,8 +32,9 @@ from replay_audit.events import (
     RecordedWin,
     RiichiAccept,
 )
-from replay_audit.findings import INFO, Finding
-from replay_audit.rules import (
+from replay_audit.model.findings import INFO, Finding
+from replay_audit.model.rules.eras import Era, era_of, rules_of_date
+from replay_audit.model.rules.ruleset import (
     RuleSet,
     load_rules,
     rules_for_csrule,
@@ -43,7 +43,7 @@ from replay_audit.rules import (
 )
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
-    from replay_audit.replay import GameReplay, HandReplay, ResultReplay
+    from replay_audit.replay.table import GameReplay, HandReplay, ResultReplay
     from replay_audit.scoring.context import WinContext, WinValue
     from replay_audit.scoring.flow import HandState
 
@@ -187,7 +187,7 @@ class _GameAuditor:
 
     def replay(self) -> GameReplay:
         """Replay the game; its findings are the audit's first."""
-        from replay_audit.replay import replay_game
+        from replay_audit.replay.table import replay_game
 
         replay = replay_game(self.game, self.rules)
         self.findings.extend(replay.findings)
@@ -230,7 +230,7 @@ class _GameAuditor:
 
     def _read_lobby(self, replay: GameReplay) -> None:
         """The rules a lobby does not record, read off the log (``lobby.py``)."""
-        from replay_audit.lobby import read_lobby
+        from replay_audit.auditing.lobby import read_lobby
 
         reading = read_lobby(self.game, replay, self.rules)
         self.rules = reading.rules
@@ -240,7 +240,7 @@ class _GameAuditor:
     def _check_chips(self) -> None:
         """Every chip record against the chips the wins earn (``chips.py``); a
         result row counts its chip findings too."""
-        from replay_audit.chips import check_chips
+        from replay_audit.scoring.chips import check_chips
 
         rows = {(r["hand_index"], r["seq"]): r for r in self.hand_rows}
         for c in check_chips(self.game, self.win_values, self.meta.players):
@@ -259,7 +259,7 @@ class _GameAuditor:
     def _note_unobserved_2006(self) -> None:
         """What a log of the 2006 days does that no 2006 log shows is audited under
         today's rule, and said in a note (``era_readings.unobserved_2006``)."""
-        from replay_audit.era_readings import unobserved_2006
+        from replay_audit.auditing.era_readings import unobserved_2006
 
         for hand, seq, what in unobserved_2006(self.game, self.era):
             self.add(
@@ -624,7 +624,7 @@ class _GameAuditor:
     ) -> WinValue:
         """The win under the rules of the log's date; where its dates leave a
         scoring rule open (the red fives), the reading the log follows, in a note."""
-        from replay_audit.era_readings import read_win
+        from replay_audit.auditing.era_readings import read_win
 
         value, notes = read_win(self.era, self.rules, ctx, ev, score_win)
         for note in notes:
@@ -774,7 +774,7 @@ class _GameAuditor:
         """``_expected_next`` under the rules of the log's date; where its dates
         leave a game-flow rule open, the course the log takes (``logged``: its next
         hand, ``None`` where it ends), in a note (``era_readings.read_flow``)."""
-        from replay_audit.era_readings import read_flow
+        from replay_audit.auditing.era_readings import read_flow
 
         read = read_flow(
             self.era,
@@ -832,7 +832,7 @@ class _GameAuditor:
         """The final line against the last scores and every settlement the log's
         date allows (``scoring.final.readings``); where several disagree, the one
         the log follows is named in a note, and none is passed over in silence."""
-        from replay_audit.dating import log_window
+        from replay_audit.model.dating import log_window
         from replay_audit.scoring.final import final_points, readings
 
         players = self.meta.players
@@ -1139,7 +1139,7 @@ def _audit_file(
     with_facts: bool,
     replay_only: bool = False,
 ) -> FileAudit:
-    from replay_audit.io import read_bytes
+    from replay_audit.io.read import read_bytes
     from replay_audit.parsers.sniff import sniff_format
 
     p = display_name(path)

@@ -78,7 +78,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -92,13 +92,13 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.findings import Finding
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.rules import RuleSet
+from replay_audit.model.findings import Finding
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.model.tiles import RED_FIVES, TERMINALS_AND_HONORS, counts34, to_notation
 from replay_audit.scoring.agari import is_complete, is_regular_complete
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
-from replay_audit.tiles import RED_FIVES, TERMINALS_AND_HONORS, counts34, to_notation
 
 if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
     from replay_audit.wall import Wall
@@ -375,7 +375,7 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
     from it.  Rebuilding costs about a third of the replay time; batch runs that
     only need the log's own ura can turn it off.
 
-    >>> from replay_audit.events import GameMeta
+    >>> from replay_audit.model.events import GameMeta
     >>> g = Game(GameMeta("x.xml", None, "tenhou-xml", 4), (), ())
     >>> replay_game(g, RuleSet()).hands
     ()

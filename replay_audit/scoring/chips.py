@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from replay_audit.events import Game, HandLog, RecordedDraw, RecordedWin
+from replay_audit.model.events import Game, HandLog, RecordedDraw, RecordedWin
 from replay_audit.scoring.context import WinValue
 
 CHIP_YAKU: tuple[int, ...] = (2, 53, 54)

@@ -24,16 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay_audit.errors import ReplayAuditError
-from replay_audit.rules import RuleSet, load_rules
-from replay_audit.scoring.context import WinContext, WinValue
-from replay_audit.scoring.explain import explain
-from replay_audit.scoring.hand import context_from_notation, score_win
-from replay_audit.scoring.payments import win_deltas
-from replay_audit.scoring.points import LIMIT_NAMES
-from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT
-from replay_audit.scoring.yaku import yaku_name
-from replay_audit.tiles import (
+from replay_audit.model.errors import ReplayAuditError
+from replay_audit.model.rules.ruleset import RuleSet, load_rules
+from replay_audit.model.tiles import (
     RED_FIVES,
     SANMA_MISSING_KINDS,
     WIND_NAMES,
@@ -41,6 +34,13 @@ from replay_audit.tiles import (
     kind_name,
     parse_tiles,
 )
+from replay_audit.scoring.context import WinContext, WinValue
+from replay_audit.scoring.explain import explain
+from replay_audit.scoring.hand import context_from_notation, score_win
+from replay_audit.scoring.payments import win_deltas
+from replay_audit.scoring.points import LIMIT_NAMES
+from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT
+from replay_audit.scoring.yaku import yaku_name
 
 __all__ = ["HandError", "HandResult", "score_hand"]
 
@@ -183,11 +183,11 @@ def score_hand(
     >>> r = score_hand("111234556789999m", win="1m", tsumo=True, riichi=True)
     Traceback (most recent call last):
     ...
-    replay_audit.hand_api.HandError: hand has 15 tiles; with 0 calls it needs 14
+    replay_audit.scoring.hand_api.HandError: hand has 15 tiles; with 0 calls it needs 14
     >>> score_hand("22345m345p345s789s", win="2m", rules="tenhou-3p")
     Traceback (most recent call last):
     ...
-    replay_audit.hand_api.HandError: 2m 3m 4m 5m are not in the three-player tile set (2m-8m are removed)
+    replay_audit.scoring.hand_api.HandError: 2m 3m 4m 5m are not in the three-player tile set (2m-8m are removed)
     """
     rule_set = load_rules(rules) if isinstance(rules, str) else rules
     players = rule_set.players

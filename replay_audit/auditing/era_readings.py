@@ -22,8 +22,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from replay_audit.eras import DatedRule, Era, OpenRule
-from replay_audit.events import (
+from replay_audit.model.events import (
     ABORTIVE_KINDS,
     Call,
     Game,
@@ -33,8 +32,9 @@ from replay_audit.events import (
     RiichiAccept,
     hand_label,
 )
-from replay_audit.meld import MeldKind
-from replay_audit.rules import RuleSet
+from replay_audit.model.meld import MeldKind
+from replay_audit.model.rules.eras import DatedRule, Era, OpenRule
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.context import WinContext, WinValue
 from replay_audit.scoring.flow import HandState, all_last_index
 

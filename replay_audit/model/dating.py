@@ -13,7 +13,7 @@ rule's change; a window that straddles the change leaves the rule ambiguous,
 and the auditor says so in a note naming both readings
 (``audit.py``; ``findings.INFO``).
 
->>> from replay_audit.events import GameMeta, Game
+>>> from replay_audit.model.events import GameMeta, Game
 >>> meta = GameMeta("x.xml", "2024041200gm-00a9-0000-1142b3d7", "tenhou-xml", 4)
 >>> log_window(Game(meta, (), ())).side("2022060100")
 'after'
@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from replay_audit.events import Game
+from replay_audit.model.events import Game
 
 Side = Literal["before", "after", "both"]
 

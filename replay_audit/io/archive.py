@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import quote
 
-from replay_audit.errors import LimitExceededError, NotALogError, TruncatedLogError
+from replay_audit.model.errors import LimitExceededError, NotALogError, TruncatedLogError
 from replay_audit.parsers.sniff import DEFAULT_MAX_BYTES, gunzip_capped, is_gzip
 
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"

@@ -20,18 +20,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from replay_audit.audit import audit_file
-from replay_audit.report import AuditReport
-from replay_audit.rules import RuleSet
-from replay_audit.runner import (
-    ChunkResult,
-    ChunkTask,
-    Plan,
-    StoredAuditReport,
-    Worker,
-    audit_chunk,
-    plan_run,
-)
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.report.audit_report import AuditReport
+from replay_audit.report.stored import StoredAuditReport
+from replay_audit.run.chunk import ChunkResult, ChunkTask, audit_chunk
+from replay_audit.run.keys import Worker
+from replay_audit.run.plan import Plan, plan_run
 
 
 def _audit_partition(

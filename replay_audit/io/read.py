@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
-from replay_audit import archive
-from replay_audit.errors import LimitExceededError, LogFormatError, NotALogError
-from replay_audit.events import Game
+from replay_audit.io import archive
+from replay_audit.model.errors import LimitExceededError, LogFormatError, NotALogError
+from replay_audit.model.events import Game
 from replay_audit.parsers.sniff import DEFAULT_MAX_BYTES, gunzip_capped, is_gzip, sniff_format
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import pandas as pd
 
-from replay_audit.report import INT_COLUMNS, TABLE_COLUMNS, _frame, sort_table
+from replay_audit.report.tables import INT_COLUMNS, TABLE_COLUMNS, _frame, sort_table
 
 _INT64 = (-(2**63), 2**63 - 1)
 _MISSING = object()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from replay_audit.errors import RulesError
+from replay_audit.model.errors import RulesError
 
 YakumanMode = Literal["single", "cumulative", "full"]
 """``single``: at most one yakuman; ``cumulative`` (Tenhou): each yakuman counts
@@ -32,7 +32,7 @@ Rounding = Literal["auto", "era1", "exact", "either"]
 pick per log (exact if it fits, else era1), ``either`` = a lobby whose rounding
 the log does not record (both readings; the one the log follows is named in a note)."""
 
-RULEFILES = Path(__file__).resolve().parent / "rulefiles"
+RULEFILES = Path(__file__).resolve().parents[2] / "rulefiles"
 """Rule files shipped with the package; ``load_rules("sanma-site")`` finds them by name."""
 
 DOUBLE_YAKUMAN_PATTERNS = (41, 46, 48, 49)
@@ -48,7 +48,7 @@ class RuleSet:
     """Number of red fives (0 = none).  Tenhou has one per suit (3; 2 in 3-player)."""
     red_fives: tuple[int, ...] = (16, 52, 88)
     """The tile ids that are red when ``aka`` is on: copy 0 of 5m, 5p and 5s.  The
-    2006 server had four, two of them 5p (16, 52, 53, 88; ``replay_audit.eras``)."""
+    2006 server had four, two of them 5p (16, 52, 53, 88; ``replay_audit.model.rules.eras``)."""
     kuitan: bool = True
     kiriage: bool = False
     double_wind_fu: int = 4
@@ -488,7 +488,7 @@ def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = Non
     such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names, ``majsoul.py``).
     ``players`` (from the log) decides three-player where the string does not
     say it (tensoul's English build)."""
-    from replay_audit.majsoul import END_ABOVE_START, room_of
+    from replay_audit.model.rules.majsoul import END_ABOVE_START, room_of
 
     text = disp or ""
     lowered = text.lower()
@@ -520,6 +520,6 @@ def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = Non
 def rules_for_csrule(base: RuleSet, csrule: str) -> RuleSet:
     """Apply a private or championship lobby's ``csrule`` (GO attribute) to
     ``base``, the rules of the lobby's GO type (``csrule.py`` reads it)."""
-    from replay_audit.csrule import read_csrule
+    from replay_audit.model.rules.csrule import read_csrule
 
     return read_csrule(base, csrule).rules

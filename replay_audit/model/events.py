@@ -9,7 +9,7 @@ downstream is format-blind.
 
 Units: scores and points are whole points (the XML's hundreds are multiplied
 out); seats are absolute (0 = East in East 1); tiles are 136-ids
-(``replay_audit.tiles``).  Every event carries ``seq``, its index in the
+(``replay_audit.model.tiles``).  Every event carries ``seq``, its index in the
 source (the XML element index, or the JSON move number) so findings can name
 their place.
 """
@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from replay_audit.meld import Meld
-from replay_audit.tiles import Tile
+from replay_audit.model.meld import Meld
+from replay_audit.model.tiles import Tile
 
 LogFormat = Literal["tenhou-xml", "tenhou-json"]
 
@@ -219,7 +219,7 @@ class Player:
 @dataclass(frozen=True, slots=True)
 class GameMeta:
     """What a game is and where it came from.  Rule flags come from the GO type
-    (XML) or ``rule`` (JSON); ``replay_audit.rules`` maps them to a RuleSet."""
+    (XML) or ``rule`` (JSON); ``replay_audit.model.rules`` maps them to a RuleSet."""
 
     source: str
     log_id: str | None

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from replay_audit.report import CSV_TABLES, INT_COLUMNS, AuditReport, _int_column
+from replay_audit.report.audit_report import AuditReport
+from replay_audit.report.tables import CSV_TABLES, INT_COLUMNS, _int_column
 
 FLOAT_COLUMNS = frozenset(f"final_points{s}" for s in range(4))
 """Columns of fractional numbers (uma and oka make ``+42.6``)."""

@@ -28,7 +28,7 @@ organiser ...) are listed in a note, not applied.  The rounding of the final
 points is not recorded: the 2021 lobby wrote exact tenths while ranked rooms
 still rounded, so both readings stay open (``rounding = "either"``).
 
->>> from replay_audit.rules import TENHOU_4P
+>>> from replay_audit.model.rules.ruleset import TENHOU_4P
 >>> r = read_csrule(TENHOU_4P, "4007C004,,,,30000,30000,30000").rules
 >>> r.start_points, r.return_points, r.oka, r.uma, r.honba_tsumo, r.renchan_on_tenpai
 (30000, 30000, 0, (20, 10, -10, -20), 100, False)
@@ -40,7 +40,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from replay_audit.rules import RuleSet
+from replay_audit.model.rules.ruleset import RuleSet
 
 _FLAGS0: tuple[tuple[int, str, bool, str], ...] = (
     (0x1, "nagashi_mangan", False, "no nagashi mangan"),
