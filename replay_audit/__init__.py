@@ -20,8 +20,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from replay_audit import _compat
-
-__version__ = "0.1.0"
+from replay_audit._version import __version__ as __version__
 
 _EXPORTS = {
     "read_log": "replay_audit.io.read",

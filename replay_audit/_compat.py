@@ -33,7 +33,7 @@ MOVED: dict[str, str] = {
     "replay_audit.errors": "replay_audit.model.errors",
     "replay_audit.findings": "replay_audit.model.findings",
     "replay_audit.dating": "replay_audit.model.dating",
-    "replay_audit.rules": "replay_audit.model.rules.ruleset",
+    "replay_audit.rules": "replay_audit.model.rules",
     "replay_audit.csrule": "replay_audit.model.rules.csrule",
     "replay_audit.majsoul": "replay_audit.model.rules.majsoul",
     "replay_audit.eras": "replay_audit.model.rules.eras",

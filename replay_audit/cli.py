@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from replay_audit import __version__
+from replay_audit._version import __version__
 from replay_audit.model.errors import ReplayAuditError, RulesError
 from replay_audit.model.rules.ruleset import PRESETS, RuleSet, load_rules
 

@@ -15,14 +15,13 @@ import pytest
 from replay_audit.auditing.infer_settlement import infer_settlement, rounding_of
 from replay_audit.auditing.lobby import lobby_kind
 from replay_audit.model.events import GameMeta
-from replay_audit.model.rules.csrule import read_csrule
+from replay_audit.model.rules.csrule import read_csrule, rules_for_csrule
 from replay_audit.model.rules.majsoul import room_of
 from replay_audit.model.rules.ruleset import (
     INFERRED_RULES,
     PRESETS,
     TENHOU_3P,
     TENHOU_4P,
-    rules_for_csrule,
     rules_for_disp,
     rules_for_go_type,
 )

@@ -33,11 +33,11 @@ from replay_audit.model.events import (
     RiichiAccept,
 )
 from replay_audit.model.findings import INFO, Finding
+from replay_audit.model.rules.csrule import rules_for_csrule
 from replay_audit.model.rules.eras import Era, era_of, rules_of_date
 from replay_audit.model.rules.ruleset import (
     RuleSet,
     load_rules,
-    rules_for_csrule,
     rules_for_disp,
     rules_for_go_type,
 )

@@ -207,3 +207,9 @@ def _uma_rows(fields: list[str], base: RuleSet) -> tuple[tuple[int, ...], ...]:
 
 def _uma_text(uma: tuple[int, ...]) -> str:
     return "/".join(f"{u:+d}" for u in uma)
+
+
+def rules_for_csrule(base: RuleSet, csrule: str) -> RuleSet:
+    """Apply a private or championship lobby's ``csrule`` (GO attribute) to
+    ``base``, the rules of the lobby's GO type (``read_csrule`` reads it)."""
+    return read_csrule(base, csrule).rules

@@ -515,11 +515,3 @@ def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = Non
     if (aka_n, kuitan) == (base.aka, base.kuitan):
         return base
     return dataclasses.replace(base, aka=aka_n, kuitan=kuitan)
-
-
-def rules_for_csrule(base: RuleSet, csrule: str) -> RuleSet:
-    """Apply a private or championship lobby's ``csrule`` (GO attribute) to
-    ``base``, the rules of the lobby's GO type (``csrule.py`` reads it)."""
-    from replay_audit.model.rules.csrule import read_csrule
-
-    return read_csrule(base, csrule).rules
