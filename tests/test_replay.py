@@ -33,7 +33,9 @@ from replay_audit.model.events import (
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.rules.ruleset import TENHOU_3P, TENHOU_4P, RuleSet, load_rules
 from replay_audit.model.tiles import counts34, parse_tiles
-from replay_audit.replay.table import GameReplay, _waits, replay_game
+from replay_audit.replay.table import replay_game
+from replay_audit.replay.values import GameReplay
+from replay_audit.replay.waits import _waits
 from replay_audit.scoring.agari import waits as agari_waits
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay_audit.model.tiles import TERMINALS_AND_HONORS, counts34, parse_tiles
-from replay_audit.replay.table import _has_wait, _waits
+from replay_audit.replay.waits import _has_wait, _waits
 from replay_audit.scoring.agari import waits as agari_waits
 
 

@@ -43,7 +43,7 @@ from replay_audit.model.rules.ruleset import (
 )
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
-    from replay_audit.replay.table import GameReplay, HandReplay, ResultReplay
+    from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
     from replay_audit.scoring.context import WinContext, WinValue
     from replay_audit.scoring.flow import HandState
 

@@ -41,7 +41,7 @@ from replay_audit.scoring.final import final_points
 from replay_audit.scoring.flow import all_last_index
 
 if TYPE_CHECKING:
-    from replay_audit.replay.table import GameReplay
+    from replay_audit.replay.values import GameReplay
 
 LobbyKind = Literal["ranked", "majsoul", "csrule", "private", "championship", "majsoul_custom"]
 

@@ -11,15 +11,10 @@ auditor, the report or the runner.
 
 from __future__ import annotations
 
-from replay_audit.replay.table import (
-    GameReplay,
-    HandReplay,
-    ResultReplay,
-    replay_game,
-    replay_hand,
-    wait_mask,
-)
-from replay_audit.replay.table import _has_wait as _has_wait
-from replay_audit.replay.table import _waits as _waits
+from replay_audit.replay.table import replay_game, replay_hand
+from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
+from replay_audit.replay.waits import _has_wait as _has_wait
+from replay_audit.replay.waits import _waits as _waits
+from replay_audit.replay.waits import wait_mask
 
 __all__ = ["GameReplay", "HandReplay", "ResultReplay", "replay_game", "replay_hand", "wait_mask"]

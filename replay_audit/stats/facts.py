@@ -40,7 +40,7 @@ from replay_audit.model.rules.ruleset import (
     rules_for_go_type,
 )
 from replay_audit.model.tiles import is_terminal_or_honor, kind
-from replay_audit.replay.table import wait_mask
+from replay_audit.replay.waits import wait_mask
 from replay_audit.scoring.shanten import shanten
 from replay_audit.stats.tenhou_rank import lobby_of_disp, lobby_of_go_type, rate_change
 

@@ -3,7 +3,7 @@
 ``ruleset`` (the dataclass, presets, TOML files, detection from a GO type or a
 ``rule.disp`` string), ``csrule`` (a private lobby's rule string), ``majsoul``
 (Mahjong Soul rooms), ``eras`` (the rules of Tenhou's eras, by date).  The names
-of the old ``replay_audit.rules`` module are re-exported here (that path aliases
+of the old ``replay_audit.model.rules`` module are re-exported here (that path aliases
 this package).
 
 Must not: compute scores, read files, or import anything above the model.
