@@ -666,7 +666,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 def _cmd_explain(args: argparse.Namespace) -> int:
     from replay_audit import stats
-    from replay_audit.auditing.auditor import rules_for_game
+    from replay_audit.auditing.game import rules_for_game
     from replay_audit.io.archive import split_member
     from replay_audit.io.read import read_log
     from replay_audit.replay.table import replay_game

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from replay_audit.auditing.auditor import FileAudit
+from replay_audit.auditing.rows import FileAudit
 from replay_audit.report.store import INDEX_NAME, PARTS_DIR
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import TABLES

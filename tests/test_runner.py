@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.auditing.auditor import SCHEMA_VERSION, FileAudit
+from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.store import INDEX_NAME, PARTS_DIR, rows_to_table, table_to_rows
 from replay_audit.report.stored import StoredAuditReport

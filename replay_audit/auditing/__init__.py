@@ -13,15 +13,9 @@ parallel.
 
 from __future__ import annotations
 
-from replay_audit.auditing.auditor import (
-    SCHEMA_VERSION,
-    FileAudit,
-    audit_file,
-    audit_game,
-    display_name,
-    rules_for_game,
-    validate_file,
-)
+from replay_audit.auditing.auditor import audit_file, display_name, validate_file
+from replay_audit.auditing.game import audit_game, rules_for_game
+from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     pass
 
-from replay_audit.auditing.auditor import FileAudit, audit_file
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.rules.ruleset import RuleSet, load_rules
 from replay_audit.report.audit_report import AuditReport
 

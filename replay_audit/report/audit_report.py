@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from replay_audit.report import html
 
 from replay_audit._version import __version__
-from replay_audit.auditing.auditor import SCHEMA_VERSION, FileAudit
+from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.findings import CATEGORIES, INFO
 from replay_audit.report.tables import CSV_TABLES, FORMATS, TABLES, sort_table, table_frame
 

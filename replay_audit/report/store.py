@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from replay_audit.auditing.auditor import SCHEMA_VERSION
+from replay_audit.auditing.rows import SCHEMA_VERSION
 from replay_audit.report.tables import TABLES
 
 if TYPE_CHECKING:

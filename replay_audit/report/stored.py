@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from replay_audit._version import __version__
-from replay_audit.auditing.auditor import SCHEMA_VERSION
+from replay_audit.auditing.rows import SCHEMA_VERSION
 from replay_audit.report.audit_report import AuditReport, parquet_table
 from replay_audit.report.tables import CSV_TABLES, TABLE_COLUMNS, table_frame
 

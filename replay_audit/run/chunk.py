@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from replay_audit.auditing.auditor import SCHEMA_VERSION, FileAudit, audit_file
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:

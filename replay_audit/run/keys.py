@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replay_audit.auditing.auditor import FileAudit, audit_file
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:

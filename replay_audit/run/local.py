@@ -16,7 +16,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replay_audit.auditing.auditor import FileAudit, audit_file
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.report.audit_report import AuditReport
 
