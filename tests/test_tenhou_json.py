@@ -263,7 +263,7 @@ def test_deep_nesting_is_refused_without_recursion() -> None:
 
 
 def test_size_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    import replay_audit.parsers.tenhou_json as mod
+    import replay_audit.parsers.tenhou_json.document as mod
 
     monkeypatch.setattr(mod, "MAX_INPUT_BYTES", 1000)
     with pytest.raises(LimitExceededError, match="limit"):
