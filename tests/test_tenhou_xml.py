@@ -487,7 +487,7 @@ def test_pretty_printed_log_is_fine() -> None:
 
 
 def test_element_and_attribute_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    from replay_audit.parsers import tenhou_xml
+    from replay_audit.parsers.tenhou_xml import limits as tenhou_xml
 
     monkeypatch.setattr(tenhou_xml, "MAX_ELEMENTS", 5)
     _raises(LimitExceededError, doc(init(), "<T52/><D52/>", OWARI_END))
