@@ -245,8 +245,8 @@ def test_capped_games_table_keeps_linked_games(
     cap: int,
 ) -> None:
     plain, out = fixture_runs
-    monkeypatch.setattr(rhtml, "MAX_GAMES", cap)
-    monkeypatch.setattr(rhtml, "MAX_GAME_CHARTS", 2)
+    monkeypatch.setattr(rhtml.pieces, "MAX_GAMES", cap)
+    monkeypatch.setattr(rhtml.pieces, "MAX_GAME_CHARTS", 2)
     page = _written(plain, tmp_path / "plain", "html")
     assert page == _written(StoredAuditReport.open(out), tmp_path / "stored", "html")
     check(page)  # well formed, and every href="#..." lands on an id of the page
