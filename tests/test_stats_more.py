@@ -47,7 +47,9 @@ from replay_audit.stats import (
     players,
 )
 from replay_audit.stats.definitions import COUNTERS
-from replay_audit.stats.facts import dealer_streaks, lobby, riichi_wait_kinds, start_shanten
+from replay_audit.stats.facts import riichi_wait_kinds
+from replay_audit.stats.game_facts import dealer_streaks
+from replay_audit.stats.identity import lobby, start_shanten
 from replay_audit.stats.tenhou_rank import (
     HOUOU_HANCHAN,
     HOUOU_TONPUU,

@@ -24,15 +24,9 @@ from replay_audit.stats.definitions import (
     StatDef,
     explain,
 )
-from replay_audit.stats.facts import (
-    game_facts,
-    game_rules,
-    game_type,
-    hand_facts,
-    placements,
-    player_key,
-    score_history,
-)
+from replay_audit.stats.facts import hand_facts
+from replay_audit.stats.game_facts import game_facts, placements, score_history
+from replay_audit.stats.identity import game_rules, game_type, player_key
 from replay_audit.stats.tenhou_rank import PT_TABLES, PtTable, rate_change, stable_dan
 
 __all__ = [

@@ -29,7 +29,9 @@ import pandas as pd
 
 from replay_audit.model.events import Game
 from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS
-from replay_audit.stats.facts import game_facts, hand_facts, start_shanten
+from replay_audit.stats.facts import hand_facts
+from replay_audit.stats.game_facts import game_facts
+from replay_audit.stats.identity import start_shanten
 from replay_audit.stats.tenhou_rank import DEFAULT_PT_TABLES, PtTable, stable_dan
 
 DoubleRon = Literal["per_winner", "per_hand"]

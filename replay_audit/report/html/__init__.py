@@ -50,7 +50,7 @@ from replay_audit.report.html.pieces import (
     game_anchor,
     plural,
 )
-from replay_audit.stats.facts import score_history
+from replay_audit.stats.game_facts import score_history
 
 __all__ = [
     "MAX_FINDINGS",
