@@ -10,6 +10,9 @@ The library API::
     report = replay_audit.read_report("reports/run")  # a written report, typed
 
 Names are imported lazily so ``import replay_audit`` stays cheap for workers.
+
+Must not: hold logic, or import a layer before a name is asked for (workers
+import the package cheaply).
 """
 
 from __future__ import annotations

@@ -191,3 +191,20 @@ def test_the_graph_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     """A function-level import counts; the check is not fooled by laziness."""
     graph_now = graph()
     assert "replay_audit.run.dask_engine" in graph_now["replay_audit.run.api"]
+
+
+DOCSTRING_EXEMPT = frozenset({"replay_audit.native", "replay_audit.wall", "replay_audit._core"})
+"""The compiled core's doorway and its pure-Python twin belong to the core's own
+work (issue 19) and keep their docstrings as that work writes them."""
+
+
+def test_every_module_says_what_it_owns_and_must_not_do() -> None:
+    """Each module's docstring ends its account with what the module must not do."""
+    silent = [
+        m
+        for m, p in modules().items()
+        if m not in DOCSTRING_EXEMPT
+        and "must not"
+        not in (ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or "").lower()
+    ]
+    assert not silent, f"modules whose docstring does not say what they must not do: {silent}"

@@ -14,6 +14,8 @@ compared with the one it follows; where no source settles a flow rule, the
 log's own course is accepted.  With no alternative and no open rule (every
 modern log) the answer is today's rule and no note, so a disagreement stays
 a finding.
+
+Must not: compute a value (``scoring`` does) or hold the eras' dates (``model.rules.eras``).
 """
 
 from __future__ import annotations

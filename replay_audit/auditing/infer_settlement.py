@@ -26,6 +26,8 @@ rounding (non-top scores rounded to 1000, the top takes minus the rest).
 ...                      TENHOU_4P, start=30000, origin_is_start=False)
 >>> s.rules.return_points, s.rules.uma, s.rules.oka, s.era, s.offsets
 (30000, (20, 10, -10, -20), 0, 'exact', (-10, -20, -40, -50))
+
+Must not: compute final points itself (``scoring.final``) or read files.
 """
 
 from __future__ import annotations

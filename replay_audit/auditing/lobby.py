@@ -1,12 +1,12 @@
 """Which lobby a game was played in, and what its log shows of rules it does not record.
 
 Ranked Tenhou lobbies and Mahjong Soul's ranked, casual and special rooms
-play fixed rules, which ``rules.py`` detects.  Other lobbies choose their own:
+play fixed rules, which ``model.rules`` detects.  Other lobbies choose their own:
 
 * a Tenhou private or championship lobby with a ``csrule`` records them
-  (``csrule.py``); only how many winds of extension it allows is not there;
+  (``model.rules.csrule``); only how many winds of extension it allows is not there;
 * a Tenhou lobby without one (lobby number not 0) and a Mahjong Soul
-  friendly or tournament room (``友人戦``/``大会戦``, ``majsoul.py``) record
+  friendly or tournament room (``友人戦``/``大会戦``, ``model.rules.majsoul``) record
   nothing of their own: start points, uma, oka, game length and renchan may
   all differ from the defaults.
 
@@ -20,6 +20,8 @@ Everything else is audited under the defaults, and the rest of the game is
 held against what was read, so a later hand that breaks it is a finding.  A
 user who knows a lobby's rules passes them (``--rules``/``--rule``) and
 nothing is inferred.
+
+Must not: compute a score or a payment; it reads the log and names what it inferred.
 """
 
 from __future__ import annotations

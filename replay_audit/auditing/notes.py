@@ -22,7 +22,7 @@ class _Notes(_AuditorBase):
     """Lobby readings, chips and notes about the log."""
 
     def _read_lobby(self, replay: GameReplay) -> None:
-        """The rules a lobby does not record, read off the log (``lobby.py``)."""
+        """The rules a lobby does not record, read off the log (``auditing.lobby``)."""
         from replay_audit.auditing.lobby import read_lobby
 
         reading = read_lobby(self.game, replay, self.rules)

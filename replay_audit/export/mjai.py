@@ -7,6 +7,8 @@ with an empty hand for the missing one.
 
 >>> mjai_tile(16), mjai_tile(16, aka=False), mjai_tile(124)
 ('5mr', '5m', 'P')
+
+Must not: parse, replay or score; it only re-spells the events of a ``Game``.
 """
 
 from __future__ import annotations

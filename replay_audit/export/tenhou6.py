@@ -12,6 +12,8 @@ game read from XML comes out as Tenhou's own JSON of it.
 '3737p37'
 >>> point_string(fu=30, han=1, limit=0, points=1100, tsumo=True, dealer=False)
 '30符1飜300-500点'
+
+Must not: parse, replay or score; it only re-spells the events of a ``Game``.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ output cap, so one bomb row cannot exhaust a worker's memory.
 True
 >>> is_bz2(bz2.compress(b"<mjloggm/>"))
 True
+
+Must not: parse a log's content (``parsers``) or audit anything.
 """
 
 from __future__ import annotations

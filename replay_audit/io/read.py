@@ -7,6 +7,8 @@ an audit of thousands and every input file shows up in the report.
 
 An SQLite archive of logs (the phoenix-logs layout, see ``archive``) expands to
 its member paths ``"<db>::<log_id>"``, which ``read_bytes`` reads like files.
+
+Must not: replay, score or audit; it stops at the ``Game`` (or the error).
 """
 
 from __future__ import annotations

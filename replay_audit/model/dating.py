@@ -11,12 +11,14 @@ its format (seed form, GO attributes), each piece with the evidence for it.
 A dated rule then applies where the window lies wholly on one side of the
 rule's change; a window that straddles the change leaves the rule ambiguous,
 and the auditor says so in a note naming both readings
-(``audit.py``; ``findings.INFO``).
+(``auditing``; ``findings.INFO``).
 
 >>> from replay_audit.model.events import GameMeta, Game
 >>> meta = GameMeta("x.xml", "2024041200gm-00a9-0000-1142b3d7", "tenhou-xml", 4)
 >>> log_window(Game(meta, (), ())).side("2022060100")
 'after'
+
+Must not: know which rules changed when (``model.rules.eras``) or read files.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Every error names the file, the game (log id), the hand label (``S2-1``) and
 the event index, so a person can open the log at the right spot.  Lenient
 batch runs turn them into ``parse``/``replay`` findings; ``--strict`` raises.
+
+Must not: import any other module of the package.
 """
 
 from __future__ import annotations

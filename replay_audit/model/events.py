@@ -12,6 +12,8 @@ out); seats are absolute (0 = East in East 1); tiles are 136-ids
 (``replay_audit.model.tiles``).  Every event carries ``seq``, its index in the
 source (the XML element index, or the JSON move number) so findings can name
 their place.
+
+Must not: parse a format or compute anything from the events.
 """
 
 from __future__ import annotations

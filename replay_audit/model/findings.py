@@ -3,6 +3,8 @@
 Every layer that can find something wrong (parser, replayer, scorer
 comparison, settlement, game flow) reports it as a ``Finding`` so the report
 is one table with one schema.
+
+Must not: decide what is a finding; it is only the value every layer reports with.
 """
 
 from __future__ import annotations

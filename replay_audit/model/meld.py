@@ -2,6 +2,8 @@
 
 A ``Meld`` says what is on the table, in tile ids, independent of how a log
 format spells it (the XML bit field or a tenhou.net/6 call string).
+
+Must not: know how a format encodes a meld (``parsers``) or judge a call's legality.
 """
 
 from __future__ import annotations

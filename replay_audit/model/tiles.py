@@ -14,6 +14,8 @@ game plays with aka; every function that can print a red five takes ``aka``.
 '056m1z'
 >>> to_tenhou6(16), to_tenhou6(16, aka=False), from_tenhou6(53)
 (51, 15, 88)
+
+Must not: know about games, hands or rules.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ small gzip bomb cannot exhaust memory.
 'tenhou-xml'
 >>> is_gzip(gzip_compress(b"x"))
 True
+
+Must not: parse a whole log; it only tells formats apart and undoes compression.
 """
 
 from __future__ import annotations

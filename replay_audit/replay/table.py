@@ -67,6 +67,13 @@ hands (XML only) as ``Finding(category="draw", field="tenpai")``.
 
 The loop is the hot path (a million games): integer tiles, plain lists per
 seat, no dict churn and no copies; dispatch is a ``type(ev) is X`` chain.
+
+This module owns ``replay_game``, ``replay_hand`` and ``_Table`` (the event
+dispatch over the rooms of ``replay.moves``, ``riichi``, ``calls`` and
+``results``).
+
+Must not: read a recorded result to decide anything, or import the auditor,
+the report or the runner.
 """
 
 from __future__ import annotations

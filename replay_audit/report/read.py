@@ -6,6 +6,8 @@ and a player named ``NA`` becomes a missing value.  ``read_report`` reads the
 folder ``AuditReport.write`` filled, from Parquet when it is there (typed on
 disk), else from CSV with each column's type restored from the report's schema
 (``report.INT_COLUMNS`` as pandas' nullable ``Int64``, text as text).
+
+Must not: audit or run anything; it only reads a folder a run wrote.
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ class _StoredTables(AuditReport):
         """Table ``name`` one part at a time, each column of the whole table's dtype.
 
         Two passes over the parts: the first notes the kinds of values of each column
-        (``report_stream.ColumnKinds``), the second builds each chunk with them, so
+        (``report.stream.ColumnKinds``), the second builds each chunk with them, so
         writing the chunks one after the other gives what the whole table gives
         (``12.0``, not ``12``, in a column another part made float).
         """

@@ -1,6 +1,6 @@
 """Report tables written one chunk at a time, equal to the whole-table writers.
 
-A stored run (``runner.StoredAuditReport``) holds its rows in Parquet parts and
+A stored run (``report.stored.StoredAuditReport``) holds its rows in Parquet parts and
 must write ``report.json`` and the HTML page without loading a whole table, yet
 produce the very bytes an in-memory report writes. Two things make that hold:
 
@@ -15,6 +15,8 @@ produce the very bytes an in-memory report writes. Two things make that hold:
   value per kind of value each column holds (about a dozen values a column at
   most); ``typed_frame`` builds a chunk from its rows plus those samples, so
   pandas infers the whole table's dtype, and drops the samples again.
+
+Must not: decide a table's columns or order (``report.tables``) or read a store.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ def run_audit(
     ``dask`` (``scheduler`` = a scheduler address, or None for a local cluster).
     With ``out``, rows stream to Parquet parts under ``out/parts`` and the report
     loads them lazily; with ``resume`` a rerun skips files already audited with the
-    same content and rules.  ``worker`` audits one file (``audit.validate_file``
+    same content and rules.  ``worker`` audits one file (``auditing.validate_file``
     for a parse-and-replay check; resume then needs its own ``out`` folder).
     ``on_archive`` gets the listing of each SQLite archive met (``io.iter_log_paths``).
     """

@@ -2,12 +2,15 @@
 
 The paths to audit form a ``dask.bag``; each bag partition is one chunk that a
 Dask worker audits with ``audit_file`` and writes as Parquet parts itself (the
-same ``runner.audit_chunk`` and on-disk layout as the local engine, so ``out``
+same ``run.chunk.audit_chunk`` and on-disk layout as the local engine, so ``out``
 must be a folder every worker can reach). The client receives only index
 entries, appending them as partitions finish so a killed run resumes like a
 local one; the run's totals are reduced on the cluster from those entries.
 
 Dask is optional: ``pip install "dask[bag]" distributed``.
+
+Must not: plan or store differently from the local engine, or import it
+(both share ``run.plan``, ``run.chunk`` and ``report.store``).
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ time with a memo keyed by the suit's counts, so repeated calls are cheap.
 >>> from replay_audit.model.tiles import parse_tiles, counts34
 >>> sorted(waits(counts34(parse_tiles("123456789m1122p"))))
 [9, 10]
+
+Must not: know about seats, tables or rules.
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ as recorded (a note says so) and only their payment is checked.
 (-2, 6, -2, -2)
 >>> chip_deltas(1, winner=3, from_seat=2, players=4)
 (0, 0, -1, 1)
+
+Must not: read files or decide a finding's wording beyond the chips.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 the scorer's verdict.  Both are plain frozen values so scoring stays a pure
 function ``score_win(ctx, rules) -> WinValue`` that can be cached, pickled to
 workers and tested without any log.
+
+Must not: compute anything; these are the values passed in and out.
 """
 
 from __future__ import annotations

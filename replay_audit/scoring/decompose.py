@@ -16,6 +16,8 @@ collector (scoring allocates few containers, which keeps collections rare).
 >>> from replay_audit.model.tiles import counts34, parse_tiles
 >>> [r for r in hand_readings(counts34(parse_tiles("111222333m11p")))]
 [(9, ((1, 0), (1, 1), (1, 2))), (9, ((0, 0), (0, 0), (0, 0)))]
+
+Must not: score a reading (``yaku``, ``fu``) or know about rules.
 """
 
 from __future__ import annotations

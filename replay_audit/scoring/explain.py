@@ -13,6 +13,8 @@ sanshoku doukou 2
 2 han 40 fu
 fu: 20 base + 10 menzen ron + 4 + 4 + 2 = 40
 ron: discarder pays 2600
+
+Must not: compute a value; it words one ``score_win`` computed.
 """
 
 from __future__ import annotations

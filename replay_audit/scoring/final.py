@@ -14,6 +14,8 @@ those values two ways over the years:
 >>> from replay_audit.model.rules.ruleset import PRESETS
 >>> final_points((16300, 22100, 30300, 30300), 1, PRESETS["tenhou-4p"], era="era1")
 ((16300, 22100, 31300, 30300), (-34.0, -18.0, 42.0, 10.0))
+
+Must not: read files or events beyond the final scores it is given.
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ HandState(round_index=0, honba=0, sticks=0, dealer=0, scores=(35000, 35000, 3500
 ...                 PRESETS["tenhou-3p"], game_length="hanchan")
 >>> nxt.round_index, nxt.dealer, nxt.honba
 (4, 0, 0)
+
+Must not: read recorded results; it computes what the rules imply.
 """
 
 from __future__ import annotations

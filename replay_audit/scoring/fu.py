@@ -9,6 +9,8 @@ be explained the way a player counts it (``20 base + 2 tsumo + 4 + 8 = 34 ->
 40
 >>> total_fu((("chiitoitsu", 25),))
 25
+
+Must not: find yaku (``yaku``) or turn fu into points (``points``).
 """
 
 from __future__ import annotations

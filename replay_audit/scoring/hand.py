@@ -16,6 +16,8 @@ and ``RuleSet`` alone, so the auditor can hold it against the log.
 ...                          seat=1, dealer=0), TENHOU_4P)
 >>> v.han, v.fu, v.points, v.yaku
 (3, 20, 2700, ((0, 1), (7, 1), (8, 1)))
+
+Must not: read files or events; it scores the context it is given.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ hand that is valid but not a win (no yaku, not complete) is a result whose
 >>> r = score_hand("234m345p456s22678s", win="8s", tsumo=True)
 >>> r.yaku, r.han, r.fu, r.payments
 ((('menzen tsumo', 1), ('pinfu', 1), ('tanyao', 1)), 3, 20, (-1300, 2700, -700, -700))
+
+Must not: hold scoring logic of its own (``scoring.hand`` scores).
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ sticks a winner collects are.
 >>> win_deltas(v, winner=1, from_seat=1, dealer=0, players=3, honba=0, sticks=0,
 ...            first_winner=True, pao_seat=None, rules=PRESETS["tenhou-3p"])
 (-500, 800, -300)
+
+Must not: compute a hand's value (``scoring.hand``) or read events.
 """
 
 from __future__ import annotations

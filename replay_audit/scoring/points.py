@@ -11,6 +11,8 @@ of which are ``RuleSet`` fields.
 7700
 >>> pay(240, dealer=False, tsumo=True, rules=TENHOU_3P).total
 800
+
+Must not: find yaku or fu, or read events.
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ count only waits that exist (there is no fifth copy of a tile):
 
 These are the cases the ``mahjong`` package's ``Shanten`` also handles; the
 tests check the two functions agree on random hands (hypothesis).
+
+Must not: know about seats, tables or rules.
 """
 
 from __future__ import annotations

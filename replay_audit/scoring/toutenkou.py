@@ -23,6 +23,8 @@ all gari       +20 (stacks with gari)
 >>> toutenkou_points(1, 0, dealer=False, menzen=True, honba=0, gari=0, red_gari=0,
 ...                  minkan=0, ankan=0, sets=0, ron=True, karasu=False, all_gari=False)
 12
+
+Must not: import ``payments`` (which dispatches to this module).
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ yaku list.
 ('sanshoku doukou', 2, '清一色')
 >>> by_name_ja("自風 東")
 10
+
+Must not: compute fu or points, or read events.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 >>> from replay_audit.stats import players, explain
 >>> print(explain("deal_in_rate"))
 deal_in_rate (deal-in rate) = deal_ins / hands: deal-ins ÷ hands
+
+Must not: audit, score or read report folders itself.
 """
 
 from replay_audit.stats.aggregate import (

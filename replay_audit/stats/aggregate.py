@@ -16,6 +16,8 @@ Most counters are sums; a few are maxima (``CounterDef.reduce``, e.g. the
 longest dealer streak).  ``combine`` merges partial counter tables (per file,
 per worker) with each column's own reducer, so the result is the same as
 counting everything at once.
+
+Must not: build fact rows (``stats.facts``) or render anything.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ class FactFrames(Protocol):
 
 
 class FactChunks(Protocol):
-    """A stored audit report (``runner.StoredAuditReport``): the fact tables part
+    """A stored audit report (``report.stored.StoredAuditReport``): the fact tables part
     by part, ``(hand_facts, game_facts)`` of the same files in each part."""
 
     def fact_chunks(self) -> Iterable[tuple[pd.DataFrame, pd.DataFrame]]: ...

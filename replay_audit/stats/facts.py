@@ -8,7 +8,7 @@ processes, and be exported for users who want their own numbers (stats.md
 moves and the *recorded* results.  Statistics describe what happened at the
 table, so they use what the log says, not what the scorer recomputes.
 
-Units follow ``events.py``: whole points, absolute seats (0 = East in East 1).
+Units follow ``model.events``: whole points, absolute seats (0 = East in East 1).
 
 This module owns the per-(hand, seat) facts (``hand_facts``); the identity of a
 game and its players is ``stats.identity`` and the per-game facts

@@ -32,6 +32,8 @@ still rounded, so both readings stay open (``rounding = "either"``).
 >>> r = read_csrule(TENHOU_4P, "4007C004,,,,30000,30000,30000").rules
 >>> r.start_points, r.return_points, r.oka, r.uma, r.honba_tsumo, r.renchan_on_tenpai
 (30000, 30000, 0, (20, 10, -10, -20), 100, False)
+
+Must not: compute scores or read anything but the ``csrule`` string.
 """
 
 from __future__ import annotations

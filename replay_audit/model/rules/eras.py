@@ -31,6 +31,8 @@ variants); a rule set given by the user (``--rules``) is taken as it is.
 ('both', 'both')
 >>> RED_FIVES_2006.side(LogWindow("2006102800", "2006102800"))
 'before'
+
+Must not: compute scores or read a log's moves; it maps a date to rules.
 """
 
 from __future__ import annotations

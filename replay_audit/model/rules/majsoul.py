@@ -15,7 +15,7 @@ no oka) with uma +15/+5/-5/-15 (3-player +15/0/-15), exact to 0.1, and needs
 games reproduce exactly (the Bronze-room game in ``../shared/cases``, a
 tournament game and a Gold-room record head; ``rules.INFERRED_RULES``).  A
 friendly or tournament room's own settings (start, origin, uma, ...) are not
-in the file: ``lobby.py`` infers them from the log.
+in the file: ``auditing.lobby`` infers them from the log.
 
 This module is data only; ``rules.rules_for_disp`` turns a room into a
 ``RuleSet`` (the ``majsoul-4p``/``majsoul-3p`` presets).
@@ -24,6 +24,8 @@ This module is data only; ``rules.rules_for_disp`` turns a room into a
 ('ranked', 'friendly', None)
 >>> room_of("三王座の間南喰赤").name, room_of("Chaotic Wall Break South").start_4p
 ('王座の間', 40000)
+
+Must not: import anything of the package or compute scores.
 """
 
 from __future__ import annotations

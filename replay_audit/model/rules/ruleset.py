@@ -9,6 +9,8 @@ overrides make new ones.
 (True, True)
 >>> with_overrides(PRESETS["tenhou-4p"], {"yakuman": "full"}).yakuman
 'full'
+
+Must not: compute scores or read logs; rules are data.
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ class RuleSet:
     end_points: int = 0
     """Points the top needs for the game to end at all-last (below them it goes into
     the next wind); 0 = the return points.  Mahjong Soul keeps the two apart (30000
-    to end, settled against the 25000 start: ``majsoul.py``)."""
+    to end, settled against the 25000 start: ``model.rules.majsoul``)."""
     uma: tuple[int, ...] = (20, 10, -10, -20)
     """Per place, in 1000s (tuple length = players)."""
     uma_rows: tuple[tuple[int, ...], ...] = ()
@@ -455,7 +457,7 @@ def rules_for_go_type(go_type: int | None, lobby: int | None = None) -> RuleSet:
     own rules (kiriage, uma +30/+10/-10/-30, kan dora at once, 1500 per honba in
     祝５ rooms: ``INFERRED_RULES``) apply in the ranked lobby only (``lobby`` 0 or
     unknown): a private or championship lobby sets its own (``csrule``, or
-    ``lobby.py`` infers them).
+    ``auditing.lobby`` infers them).
     """
     if go_type is None:
         return TENHOU_4P
@@ -485,7 +487,7 @@ def rules_for_go_type(go_type: int | None, lobby: int | None = None) -> RuleSet:
 
 def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = None) -> RuleSet:
     """The preset a tenhou.net/6 ``rule.disp`` string implies (Tenhou lobby strings
-    such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names, ``majsoul.py``).
+    such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names, ``model.rules.majsoul``).
     ``players`` (from the log) decides three-player where the string does not
     say it (tensoul's English build)."""
     from replay_audit.model.rules.majsoul import END_ABOVE_START, room_of

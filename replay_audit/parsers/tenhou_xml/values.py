@@ -87,7 +87,7 @@ def _slot_setters(
     Draws and discards are ~90% of all elements: building them this way, in
     the loop itself, costs about 40% less than calling the dataclass (measured
     on the corpus).  It sets the same slots the generated ``__init__`` sets;
-    the field names are checked at import so a change to ``events.py`` fails
+    the field names are checked at import so a change to ``model.events`` fails
     loudly instead of leaving a slot unset.
     """
     fields = tuple(f.name for f in dataclasses.fields(cls))

@@ -199,7 +199,7 @@ def _fractional_columns(df: pd.DataFrame, cols: list[str]) -> set[str]:
 class PageTables(Protocol):
     """What the page reads from a report: counts, the first rows and the rows it
     shows, never more. ``FrameTables`` answers from DataFrames in memory;
-    ``runner.StoredAuditReport`` answers part by part from disk, so a stored run of
+    ``report.stored.StoredAuditReport`` answers part by part from disk, so a stored run of
     any size draws the same page in bounded memory."""
 
     def page_findings(self, limit: int) -> tuple[pd.Series | None, int, pd.DataFrame]:
