@@ -22,7 +22,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from replay_audit.model.rules.ruleset import rules_for_go_type
+from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay.table import replay_game
 

@@ -35,7 +35,7 @@ from bench_replay import DEFAULT, Timing, bare, best_of  # this folder is on sys
 
 import replay_audit
 from replay_audit import native, wall
-from replay_audit.model.rules.ruleset import rules_for_go_type
+from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay.table import replay_game
 

@@ -38,8 +38,8 @@ _EXPORTS = {
     "score_hand": "replay_audit.scoring.hand_api",
     "HandResult": "replay_audit.scoring.hand_api",
     "RuleSet": "replay_audit.model.rules.ruleset",
-    "load_rules": "replay_audit.model.rules.ruleset",
-    "PRESETS": "replay_audit.model.rules.ruleset",
+    "load_rules": "replay_audit.model.rules.presets",
+    "PRESETS": "replay_audit.model.rules.presets",
 }
 
 __all__ = [
@@ -61,7 +61,8 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover
     from replay_audit.io.read import iter_games, read_log
-    from replay_audit.model.rules.ruleset import PRESETS, RuleSet, load_rules
+    from replay_audit.model.rules.presets import PRESETS, load_rules
+    from replay_audit.model.rules.ruleset import RuleSet
     from replay_audit.replay.table import replay_game
     from replay_audit.report.api import audit
     from replay_audit.report.audit_report import AuditReport

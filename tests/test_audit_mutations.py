@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from replay_audit.model.rules.ruleset import rules_for_disp
+from replay_audit.model.rules.detect import rules_for_disp
 from replay_audit.parsers.tenhou_json import parse_tenhou_json
 from replay_audit.replay.table import replay_game
 from tests.conftest import CORPUS, FIXTURES, REQUIRED

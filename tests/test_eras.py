@@ -19,6 +19,7 @@ from replay_audit.auditing.era_readings import read_flow
 from replay_audit.io.read import read_log
 from replay_audit.model.dating import LogWindow, log_window
 from replay_audit.model.events import HandLog
+from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.model.rules.eras import (
     OPEN_RULES,
     RED_FIVES_2006,
@@ -27,7 +28,7 @@ from replay_audit.model.rules.eras import (
     era_of,
     rules_of_date,
 )
-from replay_audit.model.rules.ruleset import PRESETS, rules_for_go_type
+from replay_audit.model.rules.presets import PRESETS
 from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
 from tests.conftest import CASES, CORPUS, FIXTURES, need
 from tests.logedit import XmlLog, audit, notes, problems
@@ -323,7 +324,7 @@ def test_the_red_five_set_is_checked_like_every_rule_value() -> None:
     """Four reds need four ids of fives: the 2006 set is a valid rule, a fourth
     red without its tile, or a red 6m, is refused."""
     from replay_audit.model.errors import RulesError
-    from replay_audit.model.rules.ruleset import with_overrides
+    from replay_audit.model.rules.presets import with_overrides
 
     old = with_overrides(T4, {"aka": "4", "red_fives": "16,52,53,88"})
     assert old.red_fives == RED_FIVES_2006.old[1][1]

@@ -8,7 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from replay_audit.model.rules.ruleset import PRESETS, with_overrides
+from replay_audit.model.rules.presets import PRESETS, with_overrides
 from replay_audit.scoring.explain import explain
 from replay_audit.scoring.hand import context_from_notation, score_win
 from replay_audit.scoring.payments import win_deltas

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from replay_audit.auditing.game import rules_for_game
 from replay_audit.io.read import read_log
-from replay_audit.model.rules.ruleset import PRESETS, RuleSet
+from replay_audit.model.rules.presets import PRESETS
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.flow import (
     HandOutcome,
     HandState,

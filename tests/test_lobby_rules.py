@@ -16,15 +16,9 @@ from replay_audit.auditing.infer_settlement import infer_settlement, rounding_of
 from replay_audit.auditing.lobby import lobby_kind
 from replay_audit.model.events import GameMeta
 from replay_audit.model.rules.csrule import read_csrule, rules_for_csrule
+from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
 from replay_audit.model.rules.majsoul import room_of
-from replay_audit.model.rules.ruleset import (
-    INFERRED_RULES,
-    PRESETS,
-    TENHOU_3P,
-    TENHOU_4P,
-    rules_for_disp,
-    rules_for_go_type,
-)
+from replay_audit.model.rules.presets import INFERRED_RULES, PRESETS, TENHOU_3P, TENHOU_4P
 from replay_audit.parsers.tenhou_json import is_chip_room
 from replay_audit.scoring.final import final_points, readings
 from replay_audit.scoring.flow import HandOutcome, HandState, end_reason, next_hand

@@ -31,7 +31,8 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.model.meld import Meld, MeldKind
-from replay_audit.model.rules.ruleset import TENHOU_3P, TENHOU_4P, RuleSet, load_rules
+from replay_audit.model.rules.presets import TENHOU_3P, TENHOU_4P, load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import counts34, parse_tiles
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay

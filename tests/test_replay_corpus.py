@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from replay_audit.model.events import Draw, Game, RecordedDraw, RecordedWin
-from replay_audit.model.rules.ruleset import rules_for_go_type
+from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.replay.table import replay_game
 
 tenhou_xml = pytest.importorskip("replay_audit.parsers.tenhou_xml")

@@ -266,7 +266,7 @@ def test_rerun_skips_audited_files_and_reaudits_changed_ones(
     assert _calls(calls) == [files[5]]
     assert third.hands[third.hands["file"] == files[5]].shape[0] == 7
     assert len(third.files) == 12
-    from replay_audit.model.rules.ruleset import PRESETS
+    from replay_audit.model.rules.presets import PRESETS
 
     calls.unlink()
     audit_files(files, PRESETS["tenhou-4p"], jobs=2, out=out, worker=fake_worker)

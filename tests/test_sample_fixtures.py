@@ -22,7 +22,7 @@ from replay_audit.auditing.auditor import audit_file
 from replay_audit.model.errors import InvalidValueError
 from replay_audit.model.events import Draw, RecordedWin
 from replay_audit.model.meld import MeldKind
-from replay_audit.model.rules.ruleset import load_rules
+from replay_audit.model.rules.presets import load_rules
 from replay_audit.parsers.meld_code import decode_meld, encode_meld
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay.table import replay_game

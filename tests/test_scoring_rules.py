@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.model.rules.ruleset import TENHOU_3P, TENHOU_4P
+from replay_audit.model.rules.presets import TENHOU_3P, TENHOU_4P
 from replay_audit.model.tiles import parse_tiles
 from replay_audit.scoring.explain import explain
 from replay_audit.scoring.hand import context_from_notation as hand

@@ -333,7 +333,7 @@ def _json_files(corpus: Path) -> list[Path]:
 
 @pytest.mark.corpus
 def test_every_corpus_json_parses_and_replays(corpus: Path) -> None:
-    from replay_audit.model.rules.ruleset import rules_for_disp
+    from replay_audit.model.rules.detect import rules_for_disp
     from replay_audit.replay.table import replay_game
 
     files = _json_files(corpus)

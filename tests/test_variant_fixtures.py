@@ -33,7 +33,7 @@ import pytest
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
 from replay_audit.cli import EXIT_CLEAN, EXIT_MISMATCH, main
-from replay_audit.model.rules.ruleset import load_rules
+from replay_audit.model.rules.presets import load_rules
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -23,10 +23,8 @@ from replay_audit.model.events import (
     Game,
 )
 from replay_audit.model.findings import INFO, Finding
-from replay_audit.model.rules.ruleset import (
-    RuleSet,
-    load_rules,
-)
+from replay_audit.model.rules.presets import load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     pass

@@ -24,9 +24,7 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.findings import INFO, Finding
 from replay_audit.model.rules.eras import Era
-from replay_audit.model.rules.ruleset import (
-    RuleSet,
-)
+from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import GameReplay

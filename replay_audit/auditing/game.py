@@ -19,12 +19,9 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.findings import Finding
 from replay_audit.model.rules.csrule import rules_for_csrule
+from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
 from replay_audit.model.rules.eras import era_of, rules_of_date
-from replay_audit.model.rules.ruleset import (
-    RuleSet,
-    rules_for_disp,
-    rules_for_go_type,
-)
+from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     pass

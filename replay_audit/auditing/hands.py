@@ -20,9 +20,7 @@ from replay_audit.model.events import (
     RiichiAccept,
 )
 from replay_audit.model.findings import INFO
-from replay_audit.model.rules.ruleset import (
-    RuleSet,
-)
+from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import HandReplay, ResultReplay

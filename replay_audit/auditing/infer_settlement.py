@@ -21,7 +21,7 @@ fits the exact formula): a tenth in any value means exact to 0.1; whole values
 while some non-top score is not a whole thousand mean Tenhou's era-1
 rounding (non-top scores rounded to 1000, the top takes minus the rest).
 
->>> from replay_audit.model.rules.ruleset import TENHOU_4P
+>>> from replay_audit.model.rules.presets import TENHOU_4P
 >>> s = infer_settlement((26900, 38300, 21400, 33400), (-13.1, 28.3, -28.6, 13.4),
 ...                      TENHOU_4P, start=30000, origin_is_start=False)
 >>> s.rules.return_points, s.rules.uma, s.rules.oka, s.era, s.offsets

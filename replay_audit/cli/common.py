@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from replay_audit.model.errors import ReplayAuditError, RulesError
-from replay_audit.model.rules.ruleset import PRESETS, RuleSet, load_rules
+from replay_audit.model.rules.presets import PRESETS, load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 
 EXIT_CLEAN, EXIT_MISMATCH, EXIT_ERROR = 0, 1, 2
 SHOWN_PROBLEMS = 5

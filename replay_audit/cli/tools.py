@@ -19,7 +19,7 @@ from replay_audit.cli.common import (
     _overrides,
     _rules_from_args,
 )
-from replay_audit.model.rules.ruleset import load_rules
+from replay_audit.model.rules.presets import load_rules
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:

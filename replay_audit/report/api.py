@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
-from replay_audit.model.rules.ruleset import RuleSet, load_rules
+from replay_audit.model.rules.presets import load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.report.audit_report import AuditReport
 
 

@@ -3,7 +3,7 @@
 Auditors and users need to see *why* the engine reached a value, not only the
 value: yaku with han, fu item by item, the limit and who pays what.
 
->>> from replay_audit.model.rules.ruleset import TENHOU_4P
+>>> from replay_audit.model.rules.presets import TENHOU_4P
 >>> from replay_audit.scoring.hand import score_win
 >>> from replay_audit.model.tiles import parse_tiles
 >>> tiles = tuple(parse_tiles("333m333p678s99p33s3s"))
@@ -82,7 +82,7 @@ def _payment_line(ctx: WinContext, value: WinValue) -> str:
 def _explain_points(ctx: WinContext, value: WinValue) -> str:
     """Toutenkou: ``value.han`` is the points one payer owes (``score_toutenkou``).
 
-    >>> from replay_audit.model.rules.ruleset import TOUTENKOU
+    >>> from replay_audit.model.rules.presets import TOUTENKOU
     >>> from replay_audit.scoring.hand import context_from_notation, score_win
     >>> ctx = context_from_notation("123p456p789s1s777z", "1s", riichi=True,
     ...                             seat=0, dealer=0, players=3)

@@ -23,7 +23,7 @@ this module, which is a pure state machine over ``HandState`` values:
 
 Checked on every game of the corpus (see ``tests/test_flow.py``).
 
->>> from replay_audit.model.rules.ruleset import PRESETS
+>>> from replay_audit.model.rules.presets import PRESETS
 >>> start_state(PRESETS["tenhou-3p"])
 HandState(round_index=0, honba=0, sticks=0, dealer=0, scores=(35000, 35000, 35000, 0))
 >>> s = HandState(2, 0, 0, 2, (35000, 35000, 35000, 0))

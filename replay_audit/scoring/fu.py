@@ -4,7 +4,7 @@ Items are kept as ``(label, fu)`` pairs rather than a bare total so a win can
 be explained the way a player counts it (``20 base + 2 tsumo + 4 + 8 = 34 ->
 40``) and so a fu mismatch in an audit points at the item that differs.
 
->>> from replay_audit.model.rules.ruleset import TENHOU_4P
+>>> from replay_audit.model.rules.presets import TENHOU_4P
 >>> total_fu((("base", 20), ("tsumo", 2), ("closed triplet 3m", 4), ("closed triplet 9p", 8)))
 40
 >>> total_fu((("chiitoitsu", 25),))

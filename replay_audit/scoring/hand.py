@@ -9,7 +9,7 @@ ron tile that also fits a run leaves its triplet concealed), as Tenhou does.
 Nothing here looks at what a log recorded: the result depends on ``WinContext``
 and ``RuleSet`` alone, so the auditor can hold it against the log.
 
->>> from replay_audit.model.rules.ruleset import TENHOU_4P
+>>> from replay_audit.model.rules.presets import TENHOU_4P
 >>> from replay_audit.model.tiles import parse_tiles
 >>> tiles = tuple(parse_tiles("234m345p456s22678s"))
 >>> v = score_win(WinContext(tiles=tiles, melds=(), win_tile=tiles[-1], tsumo=True,
@@ -363,7 +363,7 @@ def score_toutenkou(ctx: WinContext, rules: RuleSet) -> WinValue:
     points, and ``points`` is the total won in log units (x ``TOUTENKOU_UNIT``;
     a tsumo collects from both opponents).
 
-    >>> from replay_audit.model.rules.ruleset import TOUTENKOU
+    >>> from replay_audit.model.rules.presets import TOUTENKOU
     >>> ctx = context_from_notation("123p456p789s11s44z", "4z", melds=["kita:4z"],
     ...                             seat=1, dealer=0, players=3, gari_seen=True)
     >>> v = score_toutenkou(ctx, TOUTENKOU)

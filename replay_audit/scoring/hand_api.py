@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay_audit.model.errors import ReplayAuditError
-from replay_audit.model.rules.ruleset import RuleSet, load_rules
+from replay_audit.model.rules.presets import load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import (
     RED_FIVES,
     SANMA_MISSING_KINDS,

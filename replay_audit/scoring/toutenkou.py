@@ -132,7 +132,7 @@ def toutenkou_win_deltas(
     them; the first winner collects the riichi sticks at
     ``rules.toutenkou_riichi_points`` each.
 
-    >>> from replay_audit.model.rules.ruleset import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> toutenkou_win_deltas(12, winner=0, from_seat=2, players=3, sticks=1,
     ...                      first_winner=True, rules=PRESETS["toutenkou"])
     (13, 0, -12)
@@ -154,7 +154,7 @@ def toutenkou_draw_deltas(tenpai: Sequence[bool], rules: RuleSet) -> tuple[int, 
     ordinary noten pool (1 tenpai: +20, -10 each; 2 tenpai: +10 each, -20).
     Unverified against Tenhou (no Toutenkou log is available).
 
-    >>> from replay_audit.model.rules.ruleset import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> toutenkou_draw_deltas([True, False, False], PRESETS["toutenkou"])
     (20, -10, -10)
     """

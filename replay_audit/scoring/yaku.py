@@ -187,7 +187,7 @@ _ITTSU: Final = (0b1001001, 0b1001001 << 9, 0b1001001 << 18)
 def yakuman_count(ids: tuple[int, ...], rules: RuleSet) -> int:
     """How many single yakuman ``ids`` are worth under ``rules.yakuman``.
 
-    >>> from replay_audit.model.rules.ruleset import TENHOU_4P, MAJSOUL_4P
+    >>> from replay_audit.model.rules.presets import TENHOU_4P, MAJSOUL_4P
     >>> yakuman_count((41, 39, 42), TENHOU_4P), yakuman_count((41, 39, 42), MAJSOUL_4P)
     (3, 4)
     """
@@ -210,7 +210,7 @@ def hand_yaku(
     which kinds the hand holds (tanyao, honroutou, flushes; all-honors, all-green
     and all-terminals yakuman).  Computed once per hand, not once per reading.
 
-    >>> from replay_audit.model.rules.ruleset import TENHOU_4P
+    >>> from replay_audit.model.rules.presets import TENHOU_4P
     >>> from replay_audit.model.tiles import parse_tiles
     >>> ctx = WinContext(tiles=(), melds=(), win_tile=0, tsumo=True, seat=0, dealer=0,
     ...                  riichi=True)

@@ -35,9 +35,7 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.model.meld import MeldKind
-from replay_audit.model.rules.ruleset import (
-    RuleSet,
-)
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import is_terminal_or_honor, kind
 from replay_audit.replay.waits import wait_mask
 from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks

@@ -14,15 +14,9 @@ from pathlib import Path
 from replay_audit.model.events import (
     Game,
 )
-from replay_audit.model.rules.ruleset import (
-    MAJSOUL_3P,
-    MAJSOUL_4P,
-    TENHOU_3P,
-    TENHOU_4P,
-    RuleSet,
-    rules_for_disp,
-    rules_for_go_type,
-)
+from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
+from replay_audit.model.rules.presets import MAJSOUL_3P, MAJSOUL_4P, TENHOU_3P, TENHOU_4P
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.shanten import shanten
 from replay_audit.stats.tenhou_rank import lobby_of_disp, lobby_of_go_type
 

@@ -28,7 +28,7 @@ organiser ...) are listed in a note, not applied.  The rounding of the final
 points is not recorded: the 2021 lobby wrote exact tenths while ranked rooms
 still rounded, so both readings stay open (``rounding = "either"``).
 
->>> from replay_audit.model.rules.ruleset import TENHOU_4P
+>>> from replay_audit.model.rules.presets import TENHOU_4P
 >>> r = read_csrule(TENHOU_4P, "4007C004,,,,30000,30000,30000").rules
 >>> r.start_points, r.return_points, r.oka, r.uma, r.honba_tsumo, r.renchan_on_tenpai
 (30000, 30000, 0, (20, 10, -10, -20), 100, False)
