@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay_audit.io import archive
-from replay_audit.io.read import iter_log_paths, read_bytes, read_log
+from replay_audit.io.paths import iter_log_paths
+from replay_audit.io.read import read_bytes, read_log
 from replay_audit.model.errors import LimitExceededError, NotALogError, TruncatedLogError
 from replay_audit.report.tables import TABLES
 from replay_audit.run.api import run_audit

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.io.read import iter_games, iter_log_paths, read_bytes, read_log
+from replay_audit.io.paths import iter_log_paths
+from replay_audit.io.read import iter_games, read_bytes, read_log
 from replay_audit.model.errors import (
     LimitExceededError,
     LogFormatError,

@@ -159,7 +159,7 @@ def _nothing_found(paths: Sequence[str]) -> NothingFoundError:
     so this means none of them is a log)."""
     import glob
 
-    from replay_audit.io.read import LOG_SUFFIXES
+    from replay_audit.io.paths import LOG_SUFFIXES
 
     said = []
     for p in paths:

@@ -29,7 +29,7 @@ def iter_file_audits(
     strict: bool = False,
     with_facts: bool = True,
 ) -> Iterator[FileAudit]:
-    from replay_audit.io.read import iter_log_paths
+    from replay_audit.io.paths import iter_log_paths
 
     rule_set = load_rules(rules) if isinstance(rules, str) else rules
     for path in iter_log_paths(paths):

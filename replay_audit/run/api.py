@@ -46,7 +46,7 @@ def run_audit(
     for a parse-and-replay check; resume then needs its own ``out`` folder).
     ``on_archive`` gets the listing of each SQLite archive met (``io.iter_log_paths``).
     """
-    from replay_audit.io.read import iter_log_paths
+    from replay_audit.io.paths import iter_log_paths
 
     files = [str(p) for p in iter_log_paths(paths, on_archive=on_archive)]
     if engine == "dask":
