@@ -64,7 +64,8 @@ class _AliasLoader(importlib.abc.Loader):
         warnings.warn(
             f"{spec.name} moved to {self.new}; the old path works for one more release",
             DeprecationWarning,
-            stacklevel=_caller_level(),
+            # warnings skips importlib's own frames: 2 is the line that imported
+            stacklevel=2,
         )
         module = importlib.import_module(self.new)
         # importlib writes the alias spec on the module it gets: keep the real one
@@ -73,19 +74,6 @@ class _AliasLoader(importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         module.__spec__ = self._spec  # the module stays what it is
-
-
-def _caller_level() -> int:
-    """The stack level of the first frame outside importlib: the importing line."""
-    frame = sys._getframe(1)
-    level = 1
-    while frame is not None and (
-        frame.f_code.co_filename.startswith("<frozen importlib")
-        or frame.f_globals.get("__name__") == __name__
-    ):
-        frame = frame.f_back  # type: ignore[assignment]
-        level += 1
-    return level
 
 
 class AliasFinder(importlib.abc.MetaPathFinder):

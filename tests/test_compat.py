@@ -27,6 +27,13 @@ def test_old_path_is_the_new_module_with_a_warning(old: str, new: str) -> None:
     assert module.__spec__ is not None and module.__spec__.name == new
 
 
+def test_the_warning_points_at_the_importing_line() -> None:
+    sys.modules.pop("replay_audit.tiles", None)
+    with pytest.warns(DeprecationWarning) as caught:
+        import replay_audit.tiles  # noqa: F401
+    assert caught[0].filename == __file__
+
+
 def test_old_names_import_from_old_paths() -> None:
     """The names users imported from the old modules, by the old paths."""
     with warnings.catch_warnings():
