@@ -1,11 +1,13 @@
 """The auditor: recorded against computed, per file, game and result.
 
-``auditor`` runs one file (parse, detect rules, replay, score, compare) and
-returns a ``FileAudit`` of rows; ``lobby``, ``infer_settlement`` and
-``era_readings`` read what a log leaves unsaid (lobby rules, settlement, the rules
-of an era).  The names of the old ``audit`` module are re-exported here; the
-package is called ``auditing`` because ``replay_audit.audit`` is the library
-function.
+``auditor`` (one file: read, parse, audit each game, add the facts) <- ``game``
+(``rules_for_game``, ``audit_game``, the rows) <- the rooms of one game's audit:
+``hands`` <- ``wins`` <- ``chain`` (score chain, transitions, end, final line)
+<- ``notes`` (lobby readings, chips, notes on the log) <- ``base`` (state and
+findings); ``rows`` holds ``FileAudit``.  ``lobby``, ``infer_settlement`` and
+``era_readings`` read what a log leaves unsaid.  The names of the old ``audit``
+module are re-exported here; the package is called ``auditing`` because
+``replay_audit.audit`` is the library function.
 
 Must not: re-implement scoring or replay rules, write reports, or run files in
 parallel.

@@ -16,8 +16,10 @@ import gc
 import hashlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from replay_audit.auditing.base import _problems
+from replay_audit.auditing.game import _finding_row, _game_row, audit_game
+from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.errors import LogFormatError
 from replay_audit.model.events import (
     Game,
@@ -25,12 +27,6 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import INFO, Finding
 from replay_audit.model.rules.presets import load_rules
 from replay_audit.model.rules.ruleset import RuleSet
-
-if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
-    pass
-from replay_audit.auditing.base import _problems
-from replay_audit.auditing.game import _finding_row, _game_row, audit_game
-from replay_audit.auditing.rows import FileAudit
 
 
 def audit_file(

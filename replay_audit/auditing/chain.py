@@ -13,14 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from replay_audit.model.events import (
-    HandLog,
-    Owari,
-)
-from replay_audit.model.findings import INFO
-
-if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
-    from replay_audit.scoring.flow import HandState
 from replay_audit.auditing.base import (
     _as_logged,
     _chain_start,
@@ -32,6 +24,14 @@ from replay_audit.auditing.base import (
     _scores_agree,
 )
 from replay_audit.auditing.notes import _Notes
+from replay_audit.model.events import (
+    HandLog,
+    Owari,
+)
+from replay_audit.model.findings import INFO
+
+if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.scoring.flow import HandState
 
 
 class _ScoreChain(_Notes):

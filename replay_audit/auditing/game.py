@@ -10,8 +10,10 @@ Must not: read files or catch a file's errors (``auditing.auditor``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from replay_audit.auditing.base import _Outcome, _problems
+from replay_audit.auditing.hands import _Hands
 from replay_audit.model.errors import LogFormatError, RulesError
 from replay_audit.model.events import (
     Game,
@@ -22,11 +24,6 @@ from replay_audit.model.rules.csrule import rules_for_csrule
 from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
 from replay_audit.model.rules.eras import era_of, rules_of_date
 from replay_audit.model.rules.ruleset import RuleSet
-
-if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
-    pass
-from replay_audit.auditing.base import _Outcome, _problems
-from replay_audit.auditing.hands import _Hands
 
 # ------------------------------------------------------------------------- rules
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from replay_audit.auditing.base import _fmt, _Outcome, _problems
+from replay_audit.auditing.wins import _Wins
 from replay_audit.model.events import (
     Discard,
     Draw,
@@ -25,8 +27,6 @@ from replay_audit.model.rules.ruleset import RuleSet
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import HandReplay, ResultReplay
     from replay_audit.scoring.flow import HandState
-from replay_audit.auditing.base import _fmt, _Outcome, _problems
-from replay_audit.auditing.wins import _Wins
 
 
 class _Hands(_Wins):

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from replay_audit.auditing.base import _AuditorBase
 from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import GameReplay
-from replay_audit.auditing.base import _AuditorBase
 
 
 class _Notes(_AuditorBase):

@@ -9,13 +9,9 @@ Must not: audit anything; the auditor fills it and the report reads it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from replay_audit.model.findings import INFO
-
-if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
-    pass
-
 
 SCHEMA_VERSION = 2
 """2: notes (``findings.INFO``) and their ``notes`` counts, per-seat start-score

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from replay_audit.auditing.base import _fmt, _yaku_set
+from replay_audit.auditing.chain import _ScoreChain
 from replay_audit.model.events import (
     HandLog,
     RecordedWin,
@@ -23,8 +25,6 @@ if TYPE_CHECKING:  # annotations only: these modules load lazily where they are 
     from replay_audit.replay.values import ResultReplay
     from replay_audit.scoring.context import WinContext, WinValue
     from replay_audit.scoring.flow import HandState
-from replay_audit.auditing.base import _fmt, _yaku_set
-from replay_audit.auditing.chain import _ScoreChain
 
 
 class _Wins(_ScoreChain):

@@ -8,17 +8,11 @@ Must not: decide a result or read a recorded one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay_audit.model.events import (
     Call,
 )
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.tiles import counts34
-from replay_audit.scoring.hand import GARI_KINDS
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 from replay_audit.replay.compare import _meld_shape_ok, _same_tile, _sets_of
 from replay_audit.replay.riichi import _Riichi
 from replay_audit.replay.state import (
@@ -32,6 +26,7 @@ from replay_audit.replay.state import (
     _SUUKANTSU,
 )
 from replay_audit.replay.waits import _waits
+from replay_audit.scoring.hand import GARI_KINDS
 
 
 class _Calls(_Riichi):

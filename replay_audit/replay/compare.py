@@ -9,13 +9,9 @@ Must not: change the table or read anything but its arguments.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.tiles import RED_FIVES, to_notation
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 
 
 def _sets_of(melds: Sequence[Meld], kinds: frozenset[int]) -> int:

@@ -8,17 +8,12 @@ Must not: handle calls, riichi or results.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay_audit.model.events import (
     Discard,
     Draw,
     NewDora,
 )
 from replay_audit.model.tiles import counts34
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
 from replay_audit.replay.waits import _has_wait
 

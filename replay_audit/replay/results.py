@@ -10,20 +10,12 @@ seat are moves; the rest of a recorded result is only compared).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay_audit.model.events import (
     RecordedDraw,
     RecordedWin,
 )
 from replay_audit.model.meld import Meld
 from replay_audit.model.tiles import counts34, to_notation
-from replay_audit.scoring.agari import is_complete
-from replay_audit.scoring.context import DrawContext, WinContext
-from replay_audit.scoring.hand import GARI_KINDS
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 from replay_audit.replay.calls import _Calls
 from replay_audit.replay.compare import _json_key, _meld_text, _melds_key, _xml_key
 from replay_audit.replay.state import (
@@ -35,6 +27,9 @@ from replay_audit.replay.state import (
 )
 from replay_audit.replay.values import ResultReplay
 from replay_audit.replay.waits import _has_wait
+from replay_audit.scoring.agari import is_complete
+from replay_audit.scoring.context import DrawContext, WinContext
+from replay_audit.scoring.hand import GARI_KINDS
 
 
 class _Results(_Calls):

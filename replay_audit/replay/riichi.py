@@ -8,16 +8,11 @@ Must not: handle calls or score anything.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay_audit.model.events import (
     RiichiAccept,
     RiichiDeclare,
 )
 from replay_audit.model.tiles import counts34
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 from replay_audit.replay.moves import _Moves
 from replay_audit.replay.waits import _waits
 

@@ -12,7 +12,6 @@ a result (``replay.results``); read a recorded result.
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING
 
 from replay_audit.model.events import (
     Game,
@@ -22,9 +21,6 @@ from replay_audit.model.findings import Finding
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import RED_FIVES, TERMINALS_AND_HONORS
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 from replay_audit.replay.values import ResultReplay
 from replay_audit.replay.walls import _HandWall
 

@@ -78,8 +78,6 @@ the report or the runner.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replay_audit.model.events import (
     Call,
     Discard,
@@ -96,9 +94,6 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.findings import Finding
 from replay_audit.model.rules.ruleset import RuleSet
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 from replay_audit.replay.results import _Results
 from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
 from replay_audit.replay.walls import _WallSource

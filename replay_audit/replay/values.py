@@ -8,7 +8,6 @@ Must not: compute anything; the table (``replay.table``) fills them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from replay_audit.model.events import (
     Game,
@@ -18,10 +17,6 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.findings import Finding
 from replay_audit.scoring.context import DrawContext, WinContext
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
-
 
 # --------------------------------------------------------------------------- results
 

@@ -9,14 +9,10 @@ Must not: know about a table, seats or rules.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from replay_audit.model.tiles import TERMINALS_AND_HONORS
-from replay_audit.scoring.agari import is_complete, is_regular_complete
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    pass
 from replay_audit.replay.state import _TH_MASK
+from replay_audit.scoring.agari import is_complete, is_regular_complete
 
 # --------------------------------------------------------------------------- helpers
 

@@ -10,10 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    pass
 
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit

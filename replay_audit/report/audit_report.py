@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-if TYPE_CHECKING:
-    import pyarrow as pa
-
-    from replay_audit.report import html
-
 from replay_audit._version import __version__
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.findings import CATEGORIES, INFO
 from replay_audit.report.tables import CSV_TABLES, FORMATS, TABLES, sort_table, table_frame
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from replay_audit.report import html
 
 
 @dataclass

@@ -18,17 +18,13 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from replay_audit.auditing.rows import SCHEMA_VERSION
 from replay_audit.report.tables import TABLES
-
-if TYPE_CHECKING:
-    pass
-
 
 _T = TypeVar("_T")
 

@@ -10,12 +10,9 @@ Must not: audit, write files, or read a report folder.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
-
-if TYPE_CHECKING:
-    pass
 
 from replay_audit.scoring.points import LIMIT_NAMES
 from replay_audit.scoring.yaku import yaku_name

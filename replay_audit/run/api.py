@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.report.audit_report import AuditReport
+from replay_audit.run.keys import Worker
+from replay_audit.run.local import audit_files
 
 if TYPE_CHECKING:
     from replay_audit.io.archive import ArchiveListing
-from replay_audit.run.keys import Worker
-from replay_audit.run.local import audit_files
 
 
 def run_audit(

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
-
-if TYPE_CHECKING:
-    pass
 from replay_audit.report.store import ROW_TABLES, SOURCE_COLUMN, Store
 from replay_audit.run.keys import Worker, file_sha256, rules_key, work_key
 

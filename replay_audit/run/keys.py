@@ -14,15 +14,10 @@ import functools
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
-
-if TYPE_CHECKING:
-    pass
-
 
 Worker = Callable[..., FileAudit]
 """``worker(path, rules, strict=...) -> FileAudit``; top-level so it pickles."""

@@ -2,7 +2,7 @@
 
 Owns ``audit_files`` (the local engine over an explicit file list), the bounded
 submission window, the progress bar and ``collect`` (indexing finished chunks and
-building the report), which the Dask engine reuses.
+building the report).
 
 Must not: expand paths (``run.api``) or know about Dask.
 """
@@ -14,15 +14,11 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.report.audit_report import AuditReport
-
-if TYPE_CHECKING:
-    pass
 from replay_audit.run.chunk import ChunkResult, ChunkTask, audit_chunk
 from replay_audit.run.keys import Worker
 from replay_audit.run.plan import Plan, chunk_tasks, plan_run

@@ -14,14 +14,11 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import SCHEMA_VERSION
 from replay_audit.model.rules.ruleset import RuleSet
-
-if TYPE_CHECKING:
-    pass
 from replay_audit.report.store import IndexEntry, Store, Tally
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.run.chunk import ChunkTask
