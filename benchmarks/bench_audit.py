@@ -68,7 +68,7 @@ def _lxml(files: list[str]) -> dict[str, Any]:
 
 
 def _audit(files: list[str], jobs: int, formats: tuple[str, ...] = ()) -> dict[str, Any]:
-    from replay_audit.runner import audit_files
+    from replay_audit.run.local import audit_files
 
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
         start = time.perf_counter()

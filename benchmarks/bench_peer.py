@@ -166,7 +166,7 @@ def run_lxml(paths: list[Path]) -> tuple[int, int]:
 
 
 def run_audit_file(paths: list[Path]) -> tuple[int, int]:
-    from replay_audit.audit import audit_file
+    from replay_audit.auditing.auditor import audit_file
 
     games = findings = 0
     for path in paths:
@@ -177,7 +177,7 @@ def run_audit_file(paths: list[Path]) -> tuple[int, int]:
 
 
 def run_runner(paths: list[Path]) -> tuple[int, int]:
-    from replay_audit.runner import audit_files
+    from replay_audit.run.local import audit_files
 
     with tempfile.TemporaryDirectory() as tmp:
         report = audit_files(paths, jobs=1, out=Path(tmp) / "out")

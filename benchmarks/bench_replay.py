@@ -22,9 +22,9 @@ from pathlib import Path
 
 from lxml import etree
 
+from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
-from replay_audit.replay import replay_game
-from replay_audit.rules import rules_for_go_type
+from replay_audit.replay.table import replay_game
 
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared/corpus/tenhou-xml/phoenix-2024"
 

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from replay_audit.meld import MeldKind
+from replay_audit.model.meld import MeldKind
 from replay_audit.scoring import decompose, points
 from replay_audit.scoring.context import WinContext
 from replay_audit.scoring.hand import score_win

@@ -28,7 +28,7 @@ from typing import Any
 
 from bench_scoring import ROOT, _clear_caches, _load_corpus_reader, _mahjong_inputs
 
-from replay_audit.meld import MeldKind
+from replay_audit.model.meld import MeldKind
 from replay_audit.scoring.context import WinContext
 from replay_audit.scoring.hand import score_win
 

@@ -35,9 +35,9 @@ from bench_replay import DEFAULT, Timing, bare, best_of  # this folder is on sys
 
 import replay_audit
 from replay_audit import native, wall
+from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
-from replay_audit.replay import replay_game
-from replay_audit.rules import rules_for_go_type
+from replay_audit.replay.table import replay_game
 
 _CORE_WALL = types.ModuleType("replay_audit.wall")
 _CORE_WALL.__dict__.update(vars(wall))

@@ -10,6 +10,9 @@ The library API::
     report = replay_audit.read_report("reports/run")  # a written report, typed
 
 Names are imported lazily so ``import replay_audit`` stays cheap for workers.
+
+Must not: hold logic, or import a layer before a name is asked for (workers
+import the package cheaply).
 """
 
 from __future__ import annotations
@@ -19,23 +22,24 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from replay_audit import _compat
+from replay_audit._version import __version__ as __version__
 
 _EXPORTS = {
-    "read_log": "replay_audit.io",
-    "iter_games": "replay_audit.io",
-    "audit": "replay_audit.report",
-    "AuditReport": "replay_audit.report",
-    "read_report": "replay_audit.report_read",
+    "read_log": "replay_audit.io.read",
+    "iter_games": "replay_audit.io.read",
+    "audit": "replay_audit.report.api",
+    "AuditReport": "replay_audit.report.audit_report",
+    "read_report": "replay_audit.report.read",
     "players": "replay_audit.stats",
     "games_table": "replay_audit.stats",
-    "replay_game": "replay_audit.replay",
+    "replay_game": "replay_audit.replay.table",
     "score_win": "replay_audit.scoring.hand",
-    "score_hand": "replay_audit.hand_api",
-    "HandResult": "replay_audit.hand_api",
-    "RuleSet": "replay_audit.rules",
-    "load_rules": "replay_audit.rules",
-    "PRESETS": "replay_audit.rules",
+    "score_hand": "replay_audit.scoring.hand_api",
+    "HandResult": "replay_audit.scoring.hand_api",
+    "RuleSet": "replay_audit.model.rules.ruleset",
+    "load_rules": "replay_audit.model.rules.presets",
+    "PRESETS": "replay_audit.model.rules.presets",
 }
 
 __all__ = [
@@ -56,13 +60,15 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from replay_audit.hand_api import HandResult, score_hand
-    from replay_audit.io import iter_games, read_log
-    from replay_audit.replay import replay_game
-    from replay_audit.report import AuditReport, audit
-    from replay_audit.report_read import read_report
-    from replay_audit.rules import PRESETS, RuleSet, load_rules
+    from replay_audit.io.read import iter_games, read_log
+    from replay_audit.model.rules.presets import PRESETS, load_rules
+    from replay_audit.model.rules.ruleset import RuleSet
+    from replay_audit.replay.table import replay_game
+    from replay_audit.report.api import audit
+    from replay_audit.report.audit_report import AuditReport
+    from replay_audit.report.read import read_report
     from replay_audit.scoring.hand import score_win
+    from replay_audit.scoring.hand_api import HandResult, score_hand
     from replay_audit.stats import games_table, players
 
 
@@ -91,6 +97,9 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+
+# Old module paths (before the layout by layers) resolve, with a DeprecationWarning.
+_compat.install()
 
 # The compiled core: warns once here if this install lacks it (replay_audit/native.py).
 importlib.import_module("replay_audit.native")

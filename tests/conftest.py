@@ -54,6 +54,6 @@ def corpus_audit():
     """The whole corpus audited once in this process (one job, in memory): the
     reference the pin, the parallel and the Dask runs are compared with."""
     need(CORPUS)
-    from replay_audit.runner import run_audit
+    from replay_audit.run.api import run_audit
 
     return run_audit([CORPUS], jobs=1)

@@ -16,7 +16,8 @@ from typing import Any
 
 from lxml import etree
 
-from replay_audit.audit import FileAudit, audit_file
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import FileAudit
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"

@@ -1,4 +1,4 @@
-"""Auditing a phoenix-logs SQLite archive directly (``replay_audit.archive``).
+"""Auditing a phoenix-logs SQLite archive directly (``replay_audit.io.archive``).
 
 Databases are built in ``tmp_path`` with the phoenix-logs schema from the XML
 fixtures (and, corpus-marked, from real Phoenix logs); the reference is always
@@ -21,11 +21,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit import archive
-from replay_audit.errors import LimitExceededError, NotALogError, TruncatedLogError
-from replay_audit.io import iter_log_paths, read_bytes, read_log
-from replay_audit.report import TABLES
-from replay_audit.runner import file_sha256, run_audit
+from replay_audit.io import archive
+from replay_audit.io.paths import iter_log_paths
+from replay_audit.io.read import read_bytes, read_log
+from replay_audit.model.errors import LimitExceededError, NotALogError, TruncatedLogError
+from replay_audit.report.tables import TABLES
+from replay_audit.run.api import run_audit
+from replay_audit.run.keys import file_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 from lxml import etree
 
+from replay_audit.model.rules.detect import rules_for_disp
 from replay_audit.parsers.tenhou_json import parse_tenhou_json
-from replay_audit.replay import replay_game
-from replay_audit.rules import rules_for_disp
+from replay_audit.replay.table import replay_game
 from tests.conftest import CORPUS, FIXTURES, REQUIRED
 from tests.logedit import XmlLog, audit, json_log, problems, read_bytes, write_json
 

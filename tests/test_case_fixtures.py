@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from replay_audit.audit import audit_file
+from replay_audit.auditing.auditor import audit_file
 from tests.conftest import CASES, FIXTURES, need
 
 CHANKAN = FIXTURES / "4p_chankan_keeps_ippatsu.2024070112gm-00a9-0000-c4a4ca01.xml"

@@ -15,9 +15,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from replay_audit.audit import FileAudit
-from replay_audit.report import TABLES
-from replay_audit.runner import INDEX_NAME, PARTS_DIR, StoredAuditReport, audit_files
+from replay_audit.auditing.rows import FileAudit
+from replay_audit.report.store import INDEX_NAME, PARTS_DIR
+from replay_audit.report.stored import StoredAuditReport
+from replay_audit.report.tables import TABLES
+from replay_audit.run.local import audit_files
 
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
@@ -68,7 +70,7 @@ def _same(a: Any, b: Any) -> None:
 
 
 def test_dask_matches_local_and_resumes(cluster: Any, tmp_path: Path) -> None:
-    from replay_audit.dask_engine import run_dask
+    from replay_audit.run.dask_engine import run_dask
 
     files = _logs(tmp_path / "logs", 21)
     ref = audit_files(files, jobs=1, worker=small_worker)
@@ -95,7 +97,7 @@ def test_dask_matches_local_and_resumes(cluster: Any, tmp_path: Path) -> None:
 
 
 def test_dask_without_out_returns_an_in_memory_report(cluster: Any, tmp_path: Path) -> None:
-    from replay_audit.dask_engine import run_dask
+    from replay_audit.run.dask_engine import run_dask
 
     files = _logs(tmp_path / "logs", 6)
     got = run_dask(files, scheduler=cluster.scheduler_address, worker=small_worker)
@@ -109,7 +111,7 @@ def test_dask_real_audit_matches_local(
 ) -> None:
     """The whole corpus on the cluster gives the one-job report exactly."""
     pytest.importorskip("replay_audit.io")
-    from replay_audit.runner import run_audit
+    from replay_audit.run.api import run_audit
 
     got = run_audit(
         [corpus], engine="dask", scheduler=cluster.scheduler_address, out=tmp_path / "o"

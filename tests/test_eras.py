@@ -1,7 +1,7 @@
 """Old Tenhou logs audited under the rules of their date (issue 16, classes 3 and 8).
 
-The rules and their dates are data (``replay_audit.eras``); a log is placed by its
-id or, undated, by the window its format allows (``replay_audit.dating``).  Each
+The rules and their dates are data (``replay_audit.model.rules.eras``); a log is placed by its
+id or, undated, by the window its format allows (``replay_audit.model.dating``).  Each
 test audits a log as the shipped detection sees it: the two real era cases of
 ``../shared/cases``, the two hand-made fixtures (``fixtures/era20*``) and copies of
 them with another name (another date), which must then be read the other way.
@@ -15,9 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.dating import LogWindow, log_window
-from replay_audit.era_readings import read_flow
-from replay_audit.eras import (
+from replay_audit.auditing.era_readings import read_flow
+from replay_audit.io.read import read_log
+from replay_audit.model.dating import LogWindow, log_window
+from replay_audit.model.events import HandLog
+from replay_audit.model.rules.detect import rules_for_go_type
+from replay_audit.model.rules.eras import (
     OPEN_RULES,
     RED_FIVES_2006,
     TENPAI_YAME,
@@ -25,9 +28,7 @@ from replay_audit.eras import (
     era_of,
     rules_of_date,
 )
-from replay_audit.events import HandLog
-from replay_audit.io import read_log
-from replay_audit.rules import PRESETS, rules_for_go_type
+from replay_audit.model.rules.presets import PRESETS
 from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
 from tests.conftest import CASES, CORPUS, FIXTURES, need
 from tests.logedit import XmlLog, audit, notes, problems
@@ -233,7 +234,7 @@ def test_modern_and_foreign_rules_are_not_dated() -> None:
 def test_the_callers_rules_are_taken_as_they_are() -> None:
     """With rules given (``--rules``) nothing is dated: the 2010 fixture played
     on where today's rule ends the game, a finding."""
-    from replay_audit.audit import audit_file
+    from replay_audit.auditing.auditor import audit_file
 
     fa = audit_file(FIX_2010, "tenhou-4p", with_facts=False)
     assert _fields(fa) == [("transition", "game_over", "E4-1")]
@@ -322,8 +323,8 @@ def test_a_2006_dealer_playing_on_after_a_win_on_top_is_a_note() -> None:
 def test_the_red_five_set_is_checked_like_every_rule_value() -> None:
     """Four reds need four ids of fives: the 2006 set is a valid rule, a fourth
     red without its tile, or a red 6m, is refused."""
-    from replay_audit.errors import RulesError
-    from replay_audit.rules import with_overrides
+    from replay_audit.model.errors import RulesError
+    from replay_audit.model.rules.presets import with_overrides
 
     old = with_overrides(T4, {"aka": "4", "red_fives": "16,52,53,88"})
     assert old.red_fives == RED_FIVES_2006.old[1][1]

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.events import Call, Discard, Draw, Game
 from replay_audit.export import dumps_tenhou6, to_mjai, to_tenhou6, write_mjai_lines
 from replay_audit.export.mjai import mjai_tile
 from replay_audit.export.tenhou6 import call_string, disp_for_go_type, point_string
-from replay_audit.meld import Meld, MeldKind
+from replay_audit.model.events import Call, Discard, Draw, Game
+from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.parsers.tenhou_json import comparable, parse_tenhou_json
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.events import Owari
-from replay_audit.rules import PRESETS, RuleSet, load_rules, rules_for_go_type
+from replay_audit.model.events import Owari
+from replay_audit.model.rules.detect import rules_for_go_type
+from replay_audit.model.rules.presets import PRESETS, load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.final import (
     _round_half_away,
     detect_era,

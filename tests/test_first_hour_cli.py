@@ -21,7 +21,7 @@ from replay_audit.stats.aggregate import _in_window
 
 
 def score_hand(*args: object, **kwargs: object) -> Any:
-    from replay_audit.hand_api import score_hand as score
+    from replay_audit.scoring.hand_api import score_hand as score
 
     return score(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -102,7 +102,7 @@ def test_score_hand_no_yaku_is_a_result_not_an_error() -> None:
     ],
 )
 def test_score_hand_refuses_hands_that_cannot_exist(kwargs: dict, words: str) -> None:
-    from replay_audit.hand_api import HandError
+    from replay_audit.scoring.hand_api import HandError
 
     kwargs = {"win": "2m", **kwargs}
     with pytest.raises(HandError, match=words):
@@ -222,7 +222,7 @@ def test_summary_records_the_rule_overrides(tmp_path: Path) -> None:
 def test_report_phase_and_resumed_run_are_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "_on_terminal", lambda: True)
+    monkeypatch.setattr(cli.common, "_on_terminal", lambda: True)
     args = ["audit", *map(str, FIRST_COMMAND_LOGS), "--out", str(tmp_path), "--format", "csv,html"]
     assert main(args) == 0
     err = capsys.readouterr().err
@@ -270,10 +270,10 @@ def test_players_on_a_terminal_shows_the_top_rows_aligned(
     assert len(lines) == 1 + 2 + 1
     assert lines[-1].startswith("(the top 2 of 4 player rows")
     # "games" ends in the same terminal column on every row, wide names or not
-    ends = [cli._width(ln[: ln.index(" tenhou") + 1]) for ln in lines[1:3]]
+    ends = [cli.common._width(ln[: ln.index(" tenhou") + 1]) for ln in lines[1:3]]
     assert len(set(ends)) == 1
     table = cli.text_table(pd.DataFrame({"player": ["天鳳太郎", "Bob"], "games": [12, 3]}))
-    assert [cli._width(line) for line in table.splitlines()] == [15, 15, 15]
+    assert [cli.common._width(line) for line in table.splitlines()] == [15, 15, 15]
 
 
 # ------------------------------------------------------------------ reports
@@ -311,7 +311,7 @@ def test_read_report_restores_the_types(tmp_path: Path) -> None:
 
 
 def test_charts_count_in_whole_numbers_at_full_width() -> None:
-    from replay_audit import html
+    from replay_audit.report import html
 
     bar = html.placement_chart({"place_1": 1, "place_2": 0, "place_3": 3, "place_4": 0}, "p")
     ticks = [t.split(">")[1].split("<")[0] for t in bar.split('text-anchor="end"')[1:]]
@@ -332,7 +332,7 @@ def test_charts_count_in_whole_numbers_at_full_width() -> None:
     chart = html.score_chart(history, "sc0")
     assert 'width="100%"' in chart and "天鳳" in chart
     df = pd.DataFrame({"rate": [0.25, 0.3, 0.0], "games": [2.0, 10.0, 1.0]})
-    rows = "".join(html._table_rows(df, ["rate", "games"]))
+    rows = "".join(html.pieces._table_rows(df, ["rate", "games"]))
     assert "<td>0.250</td>" in rows and "<td>0.300</td>" in rows and "<td>0.000</td>" in rows
     assert "<td>2</td>" in rows and "<td>10</td>" in rows
 

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.audit import rules_for_game
-from replay_audit.io import read_log
-from replay_audit.rules import PRESETS, RuleSet
+from replay_audit.auditing.game import rules_for_game
+from replay_audit.io.read import read_log
+from replay_audit.model.rules.presets import PRESETS
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.flow import (
     HandOutcome,
     HandState,

@@ -34,8 +34,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from replay_audit.audit import audit_file
-from replay_audit.report import audit
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.report.api import audit
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

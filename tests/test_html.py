@@ -15,8 +15,8 @@ import lxml.html
 import pandas as pd
 import pytest
 
-from replay_audit import html as rhtml
-from replay_audit.events import Owari, Player
+from replay_audit.model.events import Owari, Player
+from replay_audit.report import html as rhtml
 from replay_audit.stats import games_table, players, score_history
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "stats"
@@ -151,8 +151,8 @@ def render(games: list, findings: pd.DataFrame | None = None) -> str:
 @pytest.fixture(scope="module")
 def page3(request: pytest.FixtureRequest) -> str:
     mp = pytest.MonkeyPatch()
-    mp.setattr(rhtml, "MAX_GAME_CHARTS", 2)
-    mp.setattr(rhtml, "MAX_PLAYER_CHARTS", 3)
+    mp.setattr(rhtml.pieces, "MAX_GAME_CHARTS", 2)
+    mp.setattr(rhtml.pieces, "MAX_PLAYER_CHARTS", 3)
     request.addfinalizer(mp.undo)
     return render(make_games(3))
 
@@ -182,14 +182,14 @@ def test_players_table_is_capped_most_games_first(monkeypatch: pytest.MonkeyPatc
     games = make_games(3)
     table = players(games)
     assert len(table) == 5 and table["games"].is_monotonic_decreasing
-    monkeypatch.setattr(rhtml, "MAX_PLAYERS", 2)
+    monkeypatch.setattr(rhtml.pieces, "MAX_PLAYERS", 2)
     page = render(games)
     doc = lxml.html.document_fromstring(page)
     rows = doc.get_element_by_id("players").find(".//table").findall(".//tbody/tr")
     shown = [r.findtext("td") or r.find("td").text_content() for r in rows]
     assert shown == list(table["player"].head(2))
     assert "Showing the 2 players with the most games of 5" in page
-    monkeypatch.setattr(rhtml, "MAX_PLAYERS", 5)
+    monkeypatch.setattr(rhtml.pieces, "MAX_PLAYERS", 5)
     assert "players with the most games" not in render(games)
 
 
@@ -276,7 +276,7 @@ def test_chromium_loads_without_console_errors(page3: str, tmp_path: Path) -> No
 
 
 def test_renders_without_charts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rhtml, "charts_available", lambda: False)
+    monkeypatch.setattr(rhtml.charts, "charts_available", lambda: False)
     page = render(make_games(2))
     c = check(page)
     assert c.tags.get("svg") is None

@@ -7,9 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.errors import LimitExceededError, LogFormatError, NotALogError, TruncatedLogError
-from replay_audit.events import Game
-from replay_audit.io import iter_games, iter_log_paths, read_bytes, read_log
+from replay_audit.io.paths import iter_log_paths
+from replay_audit.io.read import iter_games, read_bytes, read_log
+from replay_audit.model.errors import (
+    LimitExceededError,
+    LogFormatError,
+    NotALogError,
+    TruncatedLogError,
+)
+from replay_audit.model.events import Game
 from replay_audit.parsers.sniff import gunzip_capped, sniff_format
 
 LOG = (

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.audit import audit_file
+from replay_audit.auditing.auditor import audit_file
 from tests.conftest import CASES, FIXTURES, need
 from tests.logedit import XmlLog, audit, bump, json_log, notes, problems, write_json
 

@@ -12,21 +12,14 @@ import dataclasses
 
 import pytest
 
-from replay_audit.csrule import read_csrule
-from replay_audit.events import GameMeta
-from replay_audit.infer_settlement import infer_settlement, rounding_of
-from replay_audit.lobby import lobby_kind
-from replay_audit.majsoul import room_of
+from replay_audit.auditing.infer_settlement import infer_settlement, rounding_of
+from replay_audit.auditing.lobby import lobby_kind
+from replay_audit.model.events import GameMeta
+from replay_audit.model.rules.csrule import read_csrule, rules_for_csrule
+from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
+from replay_audit.model.rules.majsoul import room_of
+from replay_audit.model.rules.presets import INFERRED_RULES, PRESETS, TENHOU_3P, TENHOU_4P
 from replay_audit.parsers.tenhou_json import is_chip_room
-from replay_audit.rules import (
-    INFERRED_RULES,
-    PRESETS,
-    TENHOU_3P,
-    TENHOU_4P,
-    rules_for_csrule,
-    rules_for_disp,
-    rules_for_go_type,
-)
 from replay_audit.scoring.final import final_points, readings
 from replay_audit.scoring.flow import HandOutcome, HandState, end_reason, next_hand
 
@@ -110,7 +103,7 @@ def test_floating_uma_rows_pick_the_row_of_players_below_the_return() -> None:
 
 
 def test_a_lobby_rounding_offers_both_readings() -> None:
-    from replay_audit.dating import LogWindow
+    from replay_audit.model.dating import LogWindow
 
     lobby = dataclasses.replace(TENHOU_4P, rounding="either")
     dated_2021 = LogWindow("2021061315", "2021061315")
@@ -167,7 +160,7 @@ def test_every_inferred_rule_names_its_evidence() -> None:
     ],
 )
 def test_rooms_are_detected_from_disp(disp: str, players: int, name: str, hanchan: bool) -> None:
-    from replay_audit.majsoul import is_tonpuu
+    from replay_audit.model.rules.majsoul import is_tonpuu
 
     assert rules_for_disp(disp, True, players).name == name
     assert (not is_tonpuu(disp)) is hanchan

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.errors import InvalidValueError
-from replay_audit.meld import Meld, MeldKind
+from replay_audit.model.errors import InvalidValueError
+from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.parsers.meld_code import decode_meld, encode_meld
 
 

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.rules import PRESETS, RuleSet, load_rules, rules_for_go_type
+from replay_audit.model.rules.detect import rules_for_go_type
+from replay_audit.model.rules.presets import PRESETS, load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.context import WinValue
 from replay_audit.scoring.payments import (
     base_payments,

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Draw,
@@ -30,11 +30,14 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.replay import GameReplay, _waits, replay_game
-from replay_audit.rules import TENHOU_3P, TENHOU_4P, RuleSet, load_rules
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.rules.presets import TENHOU_3P, TENHOU_4P, load_rules
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.model.tiles import counts34, parse_tiles
+from replay_audit.replay.table import replay_game
+from replay_audit.replay.values import GameReplay
+from replay_audit.replay.waits import _waits
 from replay_audit.scoring.agari import waits as agari_waits
-from replay_audit.tiles import counts34, parse_tiles
 
 
 def _filler_kinds(i: int) -> list[int]:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.events import Draw, Game, RecordedDraw, RecordedWin
-from replay_audit.replay import replay_game
-from replay_audit.rules import rules_for_go_type
+from replay_audit.model.events import Draw, Game, RecordedDraw, RecordedWin
+from replay_audit.model.rules.detect import rules_for_go_type
+from replay_audit.replay.table import replay_game
 
 tenhou_xml = pytest.importorskip("replay_audit.parsers.tenhou_xml")
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.replay import replay_game
-from replay_audit.rules import rules_for_go_type
+from replay_audit.model.rules.detect import rules_for_go_type
+from replay_audit.replay.table import replay_game
 
 tenhou_xml = pytest.importorskip("replay_audit.parsers.tenhou_xml")
 

@@ -9,9 +9,9 @@ for JSON logs (no copy numbers there).
 
 from __future__ import annotations
 
-from replay_audit.events import Discard, Draw, Game, GameMeta, HandLog, NewDora, RecordedDraw
-from replay_audit.replay import replay_game
-from replay_audit.rules import TENHOU_4P
+from replay_audit.model.events import Discard, Draw, Game, GameMeta, HandLog, NewDora, RecordedDraw
+from replay_audit.model.rules.presets import TENHOU_4P
+from replay_audit.replay.table import replay_game
 
 HAIPAI = tuple(tuple(range(13 * s, 13 * s + 13)) for s in range(4))
 DORA = 60

@@ -12,9 +12,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.replay import _has_wait, _waits
+from replay_audit.model.tiles import TERMINALS_AND_HONORS, counts34, parse_tiles
+from replay_audit.replay.waits import _has_wait, _waits
 from replay_audit.scoring.agari import waits as agari_waits
-from replay_audit.tiles import TERMINALS_AND_HONORS, counts34, parse_tiles
 
 
 @st.composite

@@ -23,10 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit import html as rhtml
-from replay_audit.report import AuditReport, table_frame
-from replay_audit.report_stream import ColumnKinds, json_records, typed_frame, write_json
-from replay_audit.runner import StoredAuditReport, audit_files
+from replay_audit.report import html as rhtml
+from replay_audit.report.audit_report import AuditReport
+from replay_audit.report.stored import StoredAuditReport
+from replay_audit.report.stream import ColumnKinds, json_records, typed_frame, write_json
+from replay_audit.report.tables import table_frame
+from replay_audit.run.local import audit_files
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -243,8 +245,8 @@ def test_capped_games_table_keeps_linked_games(
     cap: int,
 ) -> None:
     plain, out = fixture_runs
-    monkeypatch.setattr(rhtml, "MAX_GAMES", cap)
-    monkeypatch.setattr(rhtml, "MAX_GAME_CHARTS", 2)
+    monkeypatch.setattr(rhtml.pieces, "MAX_GAMES", cap)
+    monkeypatch.setattr(rhtml.pieces, "MAX_GAME_CHARTS", 2)
     page = _written(plain, tmp_path / "plain", "html")
     assert page == _written(StoredAuditReport.open(out), tmp_path / "stored", "html")
     check(page)  # well formed, and every href="#..." lands on an id of the page

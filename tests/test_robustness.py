@@ -31,11 +31,12 @@ import pandas as pd
 import pytest
 from lxml import etree
 
-from replay_audit.audit import audit_file
+from replay_audit.auditing.auditor import audit_file
 from replay_audit.cli import EXIT_CLEAN, EXIT_ERROR, main
-from replay_audit.errors import LogFormatError, NotALogError
-from replay_audit.events import hand_label
-from replay_audit.report import AuditReport, audit
+from replay_audit.model.errors import LogFormatError, NotALogError
+from replay_audit.model.events import hand_label
+from replay_audit.report.api import audit
+from replay_audit.report.audit_report import AuditReport
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

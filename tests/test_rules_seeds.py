@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.rules import PRESETS, RuleSet, load_rules
+from replay_audit.model.rules.presets import PRESETS, load_rules
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.final import final_points
 from replay_audit.scoring.payments import exhaustive_draw_deltas, tsumo_shares
 

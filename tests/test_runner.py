@@ -24,16 +24,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.audit import SCHEMA_VERSION, FileAudit
-from replay_audit.report import TABLES, AuditReport
-from replay_audit.runner import (
-    INDEX_NAME,
-    PARTS_DIR,
-    StoredAuditReport,
-    audit_files,
-    rows_to_table,
-    table_to_rows,
-)
+from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
+from replay_audit.report.audit_report import AuditReport
+from replay_audit.report.store import INDEX_NAME, PARTS_DIR, rows_to_table, table_to_rows
+from replay_audit.report.stored import StoredAuditReport
+from replay_audit.report.tables import TABLES
+from replay_audit.run.local import audit_files
 
 # --------------------------------------------------------------- fake worker
 
@@ -270,7 +266,7 @@ def test_rerun_skips_audited_files_and_reaudits_changed_ones(
     assert _calls(calls) == [files[5]]
     assert third.hands[third.hands["file"] == files[5]].shape[0] == 7
     assert len(third.files) == 12
-    from replay_audit.rules import PRESETS
+    from replay_audit.model.rules.presets import PRESETS
 
     calls.unlink()
     audit_files(files, PRESETS["tenhou-4p"], jobs=2, out=out, worker=fake_worker)
@@ -284,7 +280,7 @@ def test_rerun_after_a_code_change_reaudits_everything(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rows written by another version of the auditor are never reused."""
-    from replay_audit import runner
+    from replay_audit.run import keys as runner
 
     files = make_logs(tmp_path / "logs", 6)
     calls = tmp_path / "calls.txt"
@@ -302,7 +298,7 @@ def test_rerun_after_a_code_change_reaudits_everything(
 
 
 def test_sources_fingerprint_changes_with_any_source_or_rule_file(tmp_path: Path) -> None:
-    from replay_audit.runner import sources_fingerprint
+    from replay_audit.run.keys import sources_fingerprint
 
     (tmp_path / "sub").mkdir()
     (tmp_path / "a.py").write_text("x = 1\n")
@@ -353,7 +349,7 @@ _KILL_SCRIPT = """
 import sys
 sys.path.insert(0, {tests!r})
 from test_runner import fake_worker
-from replay_audit.runner import audit_files
+from replay_audit.run.local import audit_files
 files = sys.argv[2:]
 audit_files(files, jobs=2, out=sys.argv[1], worker=fake_worker, files_per_part=2)
 """
@@ -421,7 +417,7 @@ def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
 ) -> None:
     """The whole corpus, once in this process and once on two workers via Parquet."""
     pytest.importorskip("replay_audit.io")
-    from replay_audit.runner import run_audit
+    from replay_audit.run.api import run_audit
 
     manifest = pd.read_csv(corpus / "manifest.tsv", sep="\t")
     ref = corpus_audit

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.audit import audit_file
-from replay_audit.errors import InvalidValueError
-from replay_audit.events import Draw, RecordedWin
-from replay_audit.meld import MeldKind
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.model.errors import InvalidValueError
+from replay_audit.model.events import Draw, RecordedWin
+from replay_audit.model.meld import MeldKind
+from replay_audit.model.rules.presets import load_rules
 from replay_audit.parsers.meld_code import decode_meld, encode_meld
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
-from replay_audit.replay import replay_game
-from replay_audit.rules import load_rules
+from replay_audit.replay.table import replay_game
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SAMPLES = sorted(p for p in FIXTURES.iterdir() if p.is_file() and p.suffix in (".xml", ".json"))

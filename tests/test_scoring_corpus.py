@@ -24,8 +24,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.rules import RuleSet, rules_for_go_type
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.rules.detect import rules_for_go_type
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.context import WinContext, WinValue
 from replay_audit.scoring.hand import score_win
 

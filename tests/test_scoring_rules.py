@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.rules import TENHOU_3P, TENHOU_4P
+from replay_audit.model.rules.presets import TENHOU_3P, TENHOU_4P
+from replay_audit.model.tiles import parse_tiles
 from replay_audit.scoring.explain import explain
 from replay_audit.scoring.hand import context_from_notation as hand
 from replay_audit.scoring.hand import score_win
 from replay_audit.scoring.points import base_points, pay
-from replay_audit.tiles import parse_tiles
 
 R = TENHOU_4P
 

@@ -12,7 +12,8 @@ import dataclasses
 
 import pytest
 
-from replay_audit.rules import TENHOU_4P, RuleSet
+from replay_audit.model.rules.presets import TENHOU_4P
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.context import WinContext
 from replay_audit.scoring.hand import context_from_notation as hand
 from replay_audit.scoring.hand import score_win

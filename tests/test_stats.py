@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.events import Owari, RecordedDraw
+from replay_audit.model.events import Owari, RecordedDraw
 from replay_audit.stats import (
     STATS,
     combine,

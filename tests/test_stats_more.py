@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Draw,
@@ -28,8 +28,14 @@ from replay_audit.events import (
     RecordedDraw,
     RiichiDeclare,
 )
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.shanten import chiitoitsu_shanten, kokushi_shanten, regular_shanten, shanten
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.tiles import parse_tiles
+from replay_audit.scoring.shanten import (
+    chiitoitsu_shanten,
+    kokushi_shanten,
+    regular_shanten,
+    shanten,
+)
 from replay_audit.stats import (
     STATS,
     combine,
@@ -41,7 +47,9 @@ from replay_audit.stats import (
     players,
 )
 from replay_audit.stats.definitions import COUNTERS
-from replay_audit.stats.facts import dealer_streaks, lobby, riichi_wait_kinds, start_shanten
+from replay_audit.stats.facts import riichi_wait_kinds
+from replay_audit.stats.game_facts import dealer_streaks
+from replay_audit.stats.identity import lobby, start_shanten
 from replay_audit.stats.tenhou_rank import (
     HOUOU_HANCHAN,
     HOUOU_TONPUU,
@@ -51,7 +59,6 @@ from replay_audit.stats.tenhou_rank import (
     rate_change,
     stable_dan,
 )
-from replay_audit.tiles import parse_tiles
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 
@@ -363,7 +370,7 @@ def test_new_statistics_are_documented() -> None:
 
 @pytest.mark.corpus
 def test_corpus_phoenix_sanity(corpus) -> None:
-    from replay_audit.io import iter_games
+    from replay_audit.io.read import iter_games
 
     files = sorted((corpus / "tenhou-xml" / "phoenix-2024").glob("*"))[:300]
     games = [g for _p, g in iter_games(files) if isinstance(g, Game)]
@@ -399,7 +406,8 @@ def test_players_of_a_stored_report_sum_part_by_part_to_the_same_table(
 ) -> None:
     """A stored run is aggregated one part at a time (``fact_chunks``); the table
     equals the one counted from the whole in-memory report."""
-    from replay_audit.runner import StoredAuditReport, audit_files
+    from replay_audit.report.stored import StoredAuditReport
+    from replay_audit.run.local import audit_files
 
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     files = sorted(str(p) for p in fixtures.iterdir() if p.suffix in (".xml", ".json"))
@@ -545,7 +553,7 @@ def test_riichi_wait_kinds_are_rebuilt_from_the_deal_and_own_moves() -> None:
 def test_every_corpus_riichi_has_a_rebuilt_wait(corpus: Path) -> None:
     """Riichi needs tenpai, and Tenhou enforces it: every rebuilt wait has a kind,
     and a riichi win's tile is one of them (checked through the count >= 1)."""
-    from replay_audit.io import read_log
+    from replay_audit.io.read import read_log
 
     files = sorted((corpus / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[:200]
     seen = 0
@@ -564,7 +572,7 @@ def test_players_in_a_date_window_counts_only_those_days_games(tmp_path: Path) -
     are in neither, and a stored report (part by part) agrees."""
     from types import SimpleNamespace
 
-    from replay_audit.runner import audit_files
+    from replay_audit.run.local import audit_files
 
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     files = sorted(str(p) for p in fixtures.iterdir() if p.suffix in (".xml", ".json"))

@@ -17,14 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.errors import (
+from replay_audit.model.errors import (
     InvalidValueError,
     LimitExceededError,
     LogFormatError,
     NotALogError,
     TruncatedLogError,
 )
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -36,7 +36,8 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import MeldKind
+from replay_audit.model.meld import MeldKind
+from replay_audit.model.tiles import is_red, kind
 from replay_audit.parsers.tenhou_json import (
     comparable,
     dan_index,
@@ -44,7 +45,6 @@ from replay_audit.parsers.tenhou_json import (
     parse_point_string,
     parse_tenhou_json,
 )
-from replay_audit.tiles import is_red, kind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FOUR = FIXTURES / "json_4p_calls.json"
@@ -263,7 +263,7 @@ def test_deep_nesting_is_refused_without_recursion() -> None:
 
 
 def test_size_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    import replay_audit.parsers.tenhou_json as mod
+    import replay_audit.parsers.tenhou_json.document as mod
 
     monkeypatch.setattr(mod, "MAX_INPUT_BYTES", 1000)
     with pytest.raises(LimitExceededError, match="limit"):
@@ -333,8 +333,8 @@ def _json_files(corpus: Path) -> list[Path]:
 
 @pytest.mark.corpus
 def test_every_corpus_json_parses_and_replays(corpus: Path) -> None:
-    from replay_audit.replay import replay_game
-    from replay_audit.rules import rules_for_disp
+    from replay_audit.model.rules.detect import rules_for_disp
+    from replay_audit.replay.table import replay_game
 
     files = _json_files(corpus)
     assert len(files) == 24

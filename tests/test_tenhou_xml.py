@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.errors import (
+from replay_audit.model.errors import (
     InvalidValueError,
     LimitExceededError,
     LogFormatError,
@@ -15,7 +15,7 @@ from replay_audit.errors import (
     TruncatedLogError,
     UnknownTagError,
 )
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -26,7 +26,7 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import MeldKind
+from replay_audit.model.meld import MeldKind
 from replay_audit.parsers.tenhou_xml import log_id_from_name, parse_tenhou_xml
 
 SOURCE = "2024040112gm-00a9-0000-0123abcd.xml"
@@ -487,7 +487,7 @@ def test_pretty_printed_log_is_fine() -> None:
 
 
 def test_element_and_attribute_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    from replay_audit.parsers import tenhou_xml
+    from replay_audit.parsers.tenhou_xml import limits as tenhou_xml
 
     monkeypatch.setattr(tenhou_xml, "MAX_ELEMENTS", 5)
     _raises(LimitExceededError, doc(init(), "<T52/><D52/>", OWARI_END))

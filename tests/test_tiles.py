@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.tiles import (
+from replay_audit.model.tiles import (
     dora_of,
     from_tenhou6,
     is_red,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay_audit.rules import PRESETS
+from replay_audit.model.rules.presets import PRESETS
 from replay_audit.scoring.payments import conservation_ok
 from replay_audit.scoring.toutenkou import (
     toutenkou_dora_of,

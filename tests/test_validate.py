@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.audit import audit_file, validate_file
+from replay_audit.auditing.auditor import audit_file, validate_file
 from replay_audit.cli import main
-from replay_audit.runner import run_audit
+from replay_audit.run.api import run_audit
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 KEYS = ("category", "field", "file", "hand", "seq", "seat", "message")

@@ -30,10 +30,11 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.audit import FileAudit, audit_file
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import FileAudit
 from replay_audit.cli import EXIT_CLEAN, EXIT_MISMATCH, main
+from replay_audit.model.rules.presets import load_rules
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
-from replay_audit.rules import load_rules
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SANMA = FIXTURES / "3p_kita_tsumo_loss_2024030112gm-00b9-0000-3a7c0f19.xml"
@@ -200,7 +201,7 @@ def _mahjong_value(
 
 
 def _wins(path: Path) -> list:
-    from replay_audit.events import RecordedWin
+    from replay_audit.model.events import RecordedWin
 
     game = parse_tenhou_xml(path.read_bytes(), str(path))
     return [ev for h in game.hands for ev in h.events if isinstance(ev, RecordedWin)]

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.events import Call, Draw, Game, NewDora, RecordedWin
+from replay_audit.model.events import Call, Draw, Game, NewDora, RecordedWin
 from replay_audit.wall import (
     FORMAT_BASE64,
     FORMAT_HEX,
@@ -414,7 +414,7 @@ CUT_SEED = FIXTURES_DIR / "damaged" / "seed_cut_short.2024060112gm-00a9-0000-5ee
 
 def test_the_forged_sample_follows_its_seed(tmp_path: Path) -> None:
     """The sample's 70 draws are the wall of its seed: one changed draw is a finding."""
-    from replay_audit.audit import audit_file
+    from replay_audit.auditing.auditor import audit_file
 
     assert [f["field"] for f in audit_file(WALL_SAMPLE).findings] == ["first_hand"]
     text = WALL_SAMPLE.read_text()
@@ -432,7 +432,7 @@ def test_the_forged_sample_follows_its_seed(tmp_path: Path) -> None:
 
 
 def test_a_seed_cut_short_is_one_finding_and_the_audit_goes_on() -> None:
-    from replay_audit.audit import audit_file
+    from replay_audit.auditing.auditor import audit_file
 
     fa = audit_file(CUT_SEED)
     problems = [f for f in fa.findings if f["category"] != "info"]

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay_audit.errors import InvalidValueError
+from replay_audit.model.errors import InvalidValueError
 from replay_audit.parsers.tenhou_xml import _VALID_IDS, _valid_deal, parse_tenhou_xml
 
 HEAD = '<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/>'

@@ -7,6 +7,8 @@ with an empty hand for the missing one.
 
 >>> mjai_tile(16), mjai_tile(16, aka=False), mjai_tile(124)
 ('5mr', '5m', 'P')
+
+Must not: parse, replay or score; it only re-spells the events of a ``Game``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Draw,
@@ -27,8 +29,8 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import MeldKind
-from replay_audit.tiles import Tile, is_red, kind
+from replay_audit.model.meld import MeldKind
+from replay_audit.model.tiles import Tile, is_red, kind
 
 _HONORS = "ESWNPFC"
 

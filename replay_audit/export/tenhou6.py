@@ -12,6 +12,8 @@ game read from XML comes out as Tenhou's own JSON of it.
 '3737p37'
 >>> point_string(fu=30, han=1, limit=0, points=1100, tsumo=True, dealer=False)
 '30符1飜300-500点'
+
+Must not: parse, replay or score; it only re-spells the events of a ``Game``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Disconnect,
@@ -35,9 +37,9 @@ from replay_audit.events import (
     RecordedWin,
     RiichiDeclare,
 )
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.tiles import Tile, is_red, kind
-from replay_audit.tiles import to_tenhou6 as tile_code
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.tiles import Tile, is_red, kind
+from replay_audit.model.tiles import to_tenhou6 as tile_code
 
 DAN_NAMES: Final = (
     "新人", "９級", "８級", "７級", "６級", "５級", "４級", "３級", "２級", "１級",

@@ -1,1 +1,4 @@
-"""One module per log format; each decodes into ``replay_audit.events``."""
+"""One module per log format; each decodes into ``replay_audit.model.events``.
+
+Must not: score, replay or audit; a parser stores what the log says.
+"""

@@ -21,12 +21,14 @@ decodes differently (``tests/test_meld_code.py``).
 Meld(kind=<MeldKind.CHI: 'chi'>, tiles=(86, 91, 94), called=94, from_seat=2, added=None)
 >>> encode_meld(decode_meld(37969, who=2), who=2)
 37969
+
+Must not: judge whether a call is legal (the replayer does).
 """
 
 from __future__ import annotations
 
-from replay_audit.errors import InvalidValueError
-from replay_audit.meld import Meld, MeldKind
+from replay_audit.model.errors import InvalidValueError
+from replay_audit.model.meld import Meld, MeldKind
 
 _CHI = 0x04
 _PON = 0x08

@@ -11,6 +11,8 @@ small gzip bomb cannot exhaust memory.
 'tenhou-xml'
 >>> is_gzip(gzip_compress(b"x"))
 True
+
+Must not: parse a whole log; it only tells formats apart and undoes compression.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import gzip
 import zlib
 from typing import Final
 
-from replay_audit.errors import LimitExceededError, NotALogError, TruncatedLogError
-from replay_audit.events import LogFormat
+from replay_audit.model.errors import LimitExceededError, NotALogError, TruncatedLogError
+from replay_audit.model.events import LogFormat
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024

@@ -6,16 +6,18 @@ Works on 34-kind count lists.  ``is_complete`` answers for any hand of
 player already holds all four of is not tenpai.  Suits are checked one at a
 time with a memo keyed by the suit's counts, so repeated calls are cheap.
 
->>> from replay_audit.tiles import parse_tiles, counts34
+>>> from replay_audit.model.tiles import parse_tiles, counts34
 >>> sorted(waits(counts34(parse_tiles("123456789m1122p"))))
 [9, 10]
+
+Must not: know about seats, tables or rules.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from replay_audit.tiles import NUM_KINDS
+from replay_audit.model.tiles import NUM_KINDS
 
 _KOKUSHI = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 

@@ -4,14 +4,16 @@
 the scorer's verdict.  Both are plain frozen values so scoring stays a pure
 function ``score_win(ctx, rules) -> WinValue`` that can be cached, pickled to
 workers and tested without any log.
+
+Must not: compute anything; these are the values passed in and out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay_audit.meld import Meld
-from replay_audit.tiles import Tile
+from replay_audit.model.meld import Meld
+from replay_audit.model.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)

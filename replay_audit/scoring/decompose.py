@@ -13,9 +13,11 @@ of 24,000 wins holds only about 3,300 distinct suit patterns, so the tables fill
 quickly, and ``bytes`` keys hash fast and are not tracked by the garbage
 collector (scoring allocates few containers, which keeps collections rare).
 
->>> from replay_audit.tiles import counts34, parse_tiles
+>>> from replay_audit.model.tiles import counts34, parse_tiles
 >>> [r for r in hand_readings(counts34(parse_tiles("111222333m11p")))]
 [(9, ((1, 0), (1, 1), (1, 2))), (9, ((0, 0), (0, 0), (0, 0)))]
+
+Must not: score a reading (``yaku``, ``fu``) or know about rules.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Final
 
-from replay_audit.tiles import NUM_KINDS
+from replay_audit.model.tiles import NUM_KINDS
 
 RUN: Final = 0
 TRIPLET: Final = 1

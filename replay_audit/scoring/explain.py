@@ -3,9 +3,9 @@
 Auditors and users need to see *why* the engine reached a value, not only the
 value: yaku with han, fu item by item, the limit and who pays what.
 
->>> from replay_audit.rules import TENHOU_4P
+>>> from replay_audit.model.rules.presets import TENHOU_4P
 >>> from replay_audit.scoring.hand import score_win
->>> from replay_audit.tiles import parse_tiles
+>>> from replay_audit.model.tiles import parse_tiles
 >>> tiles = tuple(parse_tiles("333m333p678s99p33s3s"))
 >>> ctx = WinContext(tiles=tiles, melds=(), win_tile=tiles[-1], tsumo=False, seat=1, dealer=0)
 >>> print(explain(ctx, score_win(ctx, TENHOU_4P)))
@@ -13,6 +13,8 @@ sanshoku doukou 2
 2 han 40 fu
 fu: 20 base + 10 menzen ron + 4 + 4 + 2 = 40
 ron: discarder pays 2600
+
+Must not: compute a value; it words one ``score_win`` computed.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def _payment_line(ctx: WinContext, value: WinValue) -> str:
 def _explain_points(ctx: WinContext, value: WinValue) -> str:
     """Toutenkou: ``value.han`` is the points one payer owes (``score_toutenkou``).
 
-    >>> from replay_audit.rules import TOUTENKOU
+    >>> from replay_audit.model.rules.presets import TOUTENKOU
     >>> from replay_audit.scoring.hand import context_from_notation, score_win
     >>> ctx = context_from_notation("123p456p789s1s777z", "1s", riichi=True,
     ...                             seat=0, dealer=0, players=3)

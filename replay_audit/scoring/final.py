@@ -11,9 +11,11 @@ those values two ways over the years:
   exact 500 away from zero, and the top takes minus the sum of the others;
 * ``exact`` (from 2022): every value to 0.1 as it is.
 
->>> from replay_audit.rules import PRESETS
+>>> from replay_audit.model.rules.presets import PRESETS
 >>> final_points((16300, 22100, 30300, 30300), 1, PRESETS["tenhou-4p"], era="era1")
 ((16300, 22100, 31300, 30300), (-34.0, -18.0, 42.0, 10.0))
+
+Must not: read files or events beyond the final scores it is given.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from replay_audit.dating import LogWindow, date_digits
-from replay_audit.events import Owari
-from replay_audit.rules import RuleSet
+from replay_audit.model.dating import LogWindow, date_digits
+from replay_audit.model.events import Owari
+from replay_audit.model.rules.ruleset import RuleSet
 
 Era = Literal["era1", "exact"]
 
@@ -79,7 +81,7 @@ def place_bonus(scores: Sequence[int], rules: RuleSet) -> tuple[Fraction, ...]:
 def final_scores(scores: Sequence[int], sticks_left: int, rules: RuleSet) -> tuple[int, ...]:
     """The raw final scores: the leftover sticks go to the top (seat-order tiebreak).
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> final_scores((16300, 22100, 30300, 30300), 1, PRESETS["tenhou-4p"])
     (16300, 22100, 31300, 30300)
     """
@@ -148,7 +150,7 @@ def uma_for_date(rules: RuleSet, date: str | None, hanchan: bool) -> RuleSet:
     (``rules.old_tonpuu_uma`` before ``rules.old_tonpuu_uma_until``); an
     undated game keeps the current uma (``readings`` weighs both for it).
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> uma_for_date(PRESETS["tenhou-4p"], "2006102800", hanchan=False).uma
     (10, 5, -5, -10)
     >>> uma_for_date(PRESETS["tenhou-4p"], "2009082700", hanchan=False).uma
@@ -185,8 +187,8 @@ def readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading,
     which Tenhou changed its rounding) may have two or four, which the auditor
     holds against the recorded line and names in a note.
 
-    >>> from replay_audit.rules import PRESETS
-    >>> from replay_audit.dating import LogWindow
+    >>> from replay_audit.model.rules.presets import PRESETS
+    >>> from replay_audit.model.dating import LogWindow
     >>> [r.era for r in readings(PRESETS["tenhou-4p"], LogWindow("2015", "2015"), True)]
     ['era1']
     >>> [r.label for r in readings(PRESETS["tenhou-4p"], LogWindow("2010", None), True)]

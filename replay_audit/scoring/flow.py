@@ -23,7 +23,7 @@ this module, which is a pure state machine over ``HandState`` values:
 
 Checked on every game of the corpus (see ``tests/test_flow.py``).
 
->>> from replay_audit.rules import PRESETS
+>>> from replay_audit.model.rules.presets import PRESETS
 >>> start_state(PRESETS["tenhou-3p"])
 HandState(round_index=0, honba=0, sticks=0, dealer=0, scores=(35000, 35000, 35000, 0))
 >>> s = HandState(2, 0, 0, 2, (35000, 35000, 35000, 0))
@@ -31,6 +31,8 @@ HandState(round_index=0, honba=0, sticks=0, dealer=0, scores=(35000, 35000, 3500
 ...                 PRESETS["tenhou-3p"], game_length="hanchan")
 >>> nxt.round_index, nxt.dealer, nxt.honba
 (4, 0, 0)
+
+Must not: read recorded results; it computes what the rules imply.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from replay_audit.events import ABORTIVE_KINDS
-from replay_audit.rules import RuleSet
+from replay_audit.model.events import ABORTIVE_KINDS
+from replay_audit.model.rules.ruleset import RuleSet
 
 GameLength = Literal["tonpuu", "hanchan"]
 EndReason = Literal["bust", "dealer_top", "all_last", "sudden_death", "extension_end"]

@@ -4,11 +4,13 @@ Items are kept as ``(label, fu)`` pairs rather than a bare total so a win can
 be explained the way a player counts it (``20 base + 2 tsumo + 4 + 8 = 34 ->
 40``) and so a fu mismatch in an audit points at the item that differs.
 
->>> from replay_audit.rules import TENHOU_4P
+>>> from replay_audit.model.rules.presets import TENHOU_4P
 >>> total_fu((("base", 20), ("tsumo", 2), ("closed triplet 3m", 4), ("closed triplet 9p", 8)))
 40
 >>> total_fu((("chiitoitsu", 25),))
 25
+
+Must not: find yaku (``yaku``) or turn fu into points (``points``).
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from replay_audit.rules import RuleSet
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.model.tiles import DRAGONS, KIND_NAMES, TERMINALS_AND_HONORS
 from replay_audit.scoring.decompose import KAN, TRIPLET, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI
-from replay_audit.tiles import DRAGONS, KIND_NAMES, TERMINALS_AND_HONORS
 
 FuItems = tuple[tuple[str, int], ...]
 

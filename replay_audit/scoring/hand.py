@@ -9,13 +9,15 @@ ron tile that also fits a run leaves its triplet concealed), as Tenhou does.
 Nothing here looks at what a log recorded: the result depends on ``WinContext``
 and ``RuleSet`` alone, so the auditor can hold it against the log.
 
->>> from replay_audit.rules import TENHOU_4P
->>> from replay_audit.tiles import parse_tiles
+>>> from replay_audit.model.rules.presets import TENHOU_4P
+>>> from replay_audit.model.tiles import parse_tiles
 >>> tiles = tuple(parse_tiles("234m345p456s22678s"))
 >>> v = score_win(WinContext(tiles=tiles, melds=(), win_tile=tiles[-1], tsumo=True,
 ...                          seat=1, dealer=0), TENHOU_4P)
 >>> v.han, v.fu, v.points, v.yaku
 (3, 20, 2700, ((0, 1), (7, 1), (8, 1)))
+
+Must not: read files or events; it scores the context it is given.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.rules import RuleSet
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.model.tiles import NUM_KINDS, dora_of, parse_tiles
 from replay_audit.scoring.context import WinContext, WinValue
 from replay_audit.scoring.decompose import (
     KAN,
@@ -50,7 +53,6 @@ from replay_audit.scoring.yaku import (
     set_yaku,
     yakuman_count,
 )
-from replay_audit.tiles import NUM_KINDS, dora_of, parse_tiles
 
 NOT_COMPLETE = "not_complete"
 NO_YAKU = "no_yaku"
@@ -361,7 +363,7 @@ def score_toutenkou(ctx: WinContext, rules: RuleSet) -> WinValue:
     points, and ``points`` is the total won in log units (x ``TOUTENKOU_UNIT``;
     a tsumo collects from both opponents).
 
-    >>> from replay_audit.rules import TOUTENKOU
+    >>> from replay_audit.model.rules.presets import TOUTENKOU
     >>> ctx = context_from_notation("123p456p789s11s44z", "4z", melds=["kita:4z"],
     ...                             seat=1, dealer=0, players=3, gari_seen=True)
     >>> v = score_toutenkou(ctx, TOUTENKOU)

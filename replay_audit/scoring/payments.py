@@ -12,20 +12,28 @@ seat by seat, so the placeholder is not invented here).  The riichi deposits
 themselves are *not* in the deltas (the logs take them at REACH step 2); the
 sticks a winner collects are.
 
->>> from replay_audit.rules import PRESETS
+>>> from replay_audit.model.rules.presets import PRESETS
 >>> v = WinValue(han=1, fu=30, points=1000, limit=0, base=240, ron_payment=1000,
 ...              tsumo_dealer_payment=500, tsumo_other_payment=300)
 >>> win_deltas(v, winner=1, from_seat=1, dealer=0, players=3, honba=0, sticks=0,
 ...            first_winner=True, pao_seat=None, rules=PRESETS["tenhou-3p"])
 (-500, 800, -300)
+
+Must not: compute a hand's value (``scoring.hand``) or read events.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from replay_audit.rules import DOUBLE_YAKUMAN_PATTERNS, RuleSet
+from replay_audit.model.rules.ruleset import DOUBLE_YAKUMAN_PATTERNS, RuleSet
 from replay_audit.scoring.context import WinValue
+from replay_audit.scoring.noten import noten_pool_deltas
+from replay_audit.scoring.toutenkou import (
+    TOUTENKOU_UNIT,
+    toutenkou_draw_deltas,
+    toutenkou_win_deltas,
+)
 
 SEATS = 4
 """The most seats a table has."""
@@ -154,7 +162,7 @@ def win_deltas(
     between the discarder and the liable seat, who also pays all honba; if
     the discarder is the liable seat it simply pays everything.
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> v = WinValue(han=13, fu=40, points=32000, limit=5, yakuman=(39,), yakuman_count=1,
     ...              base=8000, ron_payment=32000)
     >>> win_deltas(v, winner=1, from_seat=2, dealer=0, players=4, honba=0, sticks=0,
@@ -164,7 +172,7 @@ def win_deltas(
     Three players without tsumo loss: the scorer's split already holds the North's
     half shares, so a non-dealer mangan tsumo takes 8,000 (5,000 + 3,000):
 
-    >>> from replay_audit.rules import with_overrides
+    >>> from replay_audit.model.rules.presets import with_overrides
     >>> split = with_overrides(PRESETS["tenhou-3p"], {"tsumo_loss": False})
     >>> m = WinValue(han=5, fu=30, points=8000, limit=1, base=2000,
     ...              tsumo_dealer_payment=5000, tsumo_other_payment=3000)
@@ -242,14 +250,12 @@ def _toutenkou_win_deltas(
     already inside them) and the first winner takes the sticks at the Toutenkou
     riichi value; ``scoring.toutenkou`` does it in points, scaled here to log units.
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> v = WinValue(han=12, fu=0, points=1200, limit=0, base=1200, ron_payment=1200)
     >>> win_deltas(v, winner=0, from_seat=2, dealer=0, players=3, honba=0, sticks=0,
     ...            first_winner=True, pao_seat=None, rules=PRESETS["toutenkou"])
     (1200, 0, -1200)
     """
-    from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT, toutenkou_win_deltas
-
     per_payer = value.base // TOUTENKOU_UNIT
     deltas = toutenkou_win_deltas(
         per_payer,
@@ -271,7 +277,7 @@ def exhaustive_draw_deltas(
 
     Nobody or everybody tenpai: no payments.
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> exhaustive_draw_deltas([True, False, False, False], 4, PRESETS["tenhou-4p"])
     (3000, -1000, -1000, -1000)
     >>> exhaustive_draw_deltas([True, True, False], 3, PRESETS["tenhou-3p"])
@@ -283,19 +289,8 @@ def exhaustive_draw_deltas(
     (-1000, 2000, -1000)
     """
     if pool is None and rules.scoring == "toutenkou":
-        from replay_audit.scoring.toutenkou import TOUTENKOU_UNIT, toutenkou_draw_deltas
-
         return tuple(d * TOUTENKOU_UNIT for d in toutenkou_draw_deltas(tenpai, rules))
-    total = rules.noten_pool if pool is None else pool
-    flags = [bool(t) for t in tenpai[:players]] + [False] * (players - len(tenpai[:players]))
-    k = sum(flags)
-    deltas = [0] * players
-    if k in (0, players):
-        return tuple(deltas)
-    gain, loss = total // k, total // (players - k)
-    for seat, is_tenpai in enumerate(flags):
-        deltas[seat] = gain if is_tenpai else -loss
-    return tuple(deltas)
+    return noten_pool_deltas(tenpai, players, rules.noten_pool if pool is None else pool)
 
 
 def nagashi_deltas(
@@ -305,7 +300,7 @@ def nagashi_deltas(
     no noten payments; sticks stay on the table).  Several nagashi are each
     paid, so their payments may offset.
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> nagashi_deltas([False, False, True, False], 3, 4, PRESETS["tenhou-4p"])
     (-2000, -2000, 8000, -4000)
     """
@@ -344,7 +339,7 @@ def draw_deltas(
 ) -> tuple[int, ...]:
     """Deltas of one draw by its kind: ``exhaustive``, ``nm`` or an abortive type.
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> draw_deltas("yao9", tenpai=[], nagashi=[], dealer=0, players=4, rules=PRESETS["tenhou-4p"])
     (0, 0, 0, 0)
     """

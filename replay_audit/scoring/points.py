@@ -4,20 +4,22 @@ Kept apart from yaku and fu because this is the part every platform shares in
 shape and differs in detail (kiriage, kazoe, tsumo loss in three-player), all
 of which are ``RuleSet`` fields.
 
->>> from replay_audit.rules import TENHOU_4P, TENHOU_3P
+>>> from replay_audit.model.rules.presets import TENHOU_4P, TENHOU_3P
 >>> base_points(4, 30, 0, TENHOU_4P), base_points(3, 70, 0, TENHOU_4P)
 ((1920, 0), (2000, 1))
 >>> pay(1920, dealer=False, tsumo=False, rules=TENHOU_4P).total
 7700
 >>> pay(240, dealer=False, tsumo=True, rules=TENHOU_3P).total
 800
+
+Must not: find yaku or fu, or read events.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay_audit.rules import RuleSet
+from replay_audit.model.rules.ruleset import RuleSet
 
 LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 
@@ -76,7 +78,7 @@ def pay(base: int, dealer: bool, tsumo: bool, rules: RuleSet) -> Payment:
     two payers (北家折半), each half rounded up to 100, as
     ``payments.tsumo_shares`` splits it, so both give the same amounts.
 
-    >>> from replay_audit.rules import TENHOU_3P, with_overrides
+    >>> from replay_audit.model.rules.presets import TENHOU_3P, with_overrides
     >>> split = with_overrides(TENHOU_3P, {"tsumo_loss": False})
     >>> pay(2000, dealer=False, tsumo=True, rules=split)
     Payment(ron=0, tsumo_dealer=5000, tsumo_other=3000, total=8000)
@@ -112,7 +114,7 @@ def hand_value(
     (found by identity, the table holding the rules so the id stays theirs;
     hashing a whole ``RuleSet`` would cost more than the arithmetic).
 
-    >>> from replay_audit.rules import TENHOU_4P
+    >>> from replay_audit.model.rules.presets import TENHOU_4P
     >>> hand_value(4, 30, 0, False, False, TENHOU_4P)
     (1920, 0, Payment(ron=7700, tsumo_dealer=0, tsumo_other=0, total=7700))
     """

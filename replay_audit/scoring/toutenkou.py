@@ -23,15 +23,17 @@ all gari       +20 (stacks with gari)
 >>> toutenkou_points(1, 0, dealer=False, menzen=True, honba=0, gari=0, red_gari=0,
 ...                  minkan=0, ankan=0, sets=0, ron=True, karasu=False, all_gari=False)
 12
+
+Must not: import ``payments`` (which dispatches to this module).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from replay_audit.rules import RuleSet
-from replay_audit.scoring.payments import exhaustive_draw_deltas
-from replay_audit.tiles import dora_of
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.model.tiles import dora_of
+from replay_audit.scoring.noten import noten_pool_deltas
 
 YAKUMAN_POINTS = 20
 BANBAN = 2
@@ -130,7 +132,7 @@ def toutenkou_win_deltas(
     them; the first winner collects the riichi sticks at
     ``rules.toutenkou_riichi_points`` each.
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> toutenkou_win_deltas(12, winner=0, from_seat=2, players=3, sticks=1,
     ...                      first_winner=True, rules=PRESETS["toutenkou"])
     (13, 0, -12)
@@ -152,8 +154,8 @@ def toutenkou_draw_deltas(tenpai: Sequence[bool], rules: RuleSet) -> tuple[int, 
     ordinary noten pool (1 tenpai: +20, -10 each; 2 tenpai: +10 each, -20).
     Unverified against Tenhou (no Toutenkou log is available).
 
-    >>> from replay_audit.rules import PRESETS
+    >>> from replay_audit.model.rules.presets import PRESETS
     >>> toutenkou_draw_deltas([True, False, False], PRESETS["toutenkou"])
     (20, -10, -10)
     """
-    return exhaustive_draw_deltas(tenpai, rules.players, rules, pool=rules.toutenkou_noten_penalty)
+    return noten_pool_deltas(tenpai, rules.players, rules.toutenkou_noten_penalty)

@@ -15,6 +15,8 @@ yaku list.
 ('sanshoku doukou', 2, '清一色')
 >>> by_name_ja("自風 東")
 10
+
+Must not: compute fu or points, or read events.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from replay_audit.rules import DOUBLE_YAKUMAN_PATTERNS, RuleSet
+from replay_audit.model.rules.ruleset import DOUBLE_YAKUMAN_PATTERNS, RuleSet
+from replay_audit.model.tiles import DRAGONS, HONORS, TERMINALS, TERMINALS_AND_HONORS, WINDS
 from replay_audit.scoring.context import WinContext
 from replay_audit.scoring.decompose import WAIT_RYANMEN, WAIT_TANKI
-from replay_audit.tiles import DRAGONS, HONORS, TERMINALS, TERMINALS_AND_HONORS, WINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +187,7 @@ _ITTSU: Final = (0b1001001, 0b1001001 << 9, 0b1001001 << 18)
 def yakuman_count(ids: tuple[int, ...], rules: RuleSet) -> int:
     """How many single yakuman ``ids`` are worth under ``rules.yakuman``.
 
-    >>> from replay_audit.rules import TENHOU_4P, MAJSOUL_4P
+    >>> from replay_audit.model.rules.presets import TENHOU_4P, MAJSOUL_4P
     >>> yakuman_count((41, 39, 42), TENHOU_4P), yakuman_count((41, 39, 42), MAJSOUL_4P)
     (3, 4)
     """
@@ -208,8 +210,8 @@ def hand_yaku(
     which kinds the hand holds (tanyao, honroutou, flushes; all-honors, all-green
     and all-terminals yakuman).  Computed once per hand, not once per reading.
 
-    >>> from replay_audit.rules import TENHOU_4P
-    >>> from replay_audit.tiles import parse_tiles
+    >>> from replay_audit.model.rules.presets import TENHOU_4P
+    >>> from replay_audit.model.tiles import parse_tiles
     >>> ctx = WinContext(tiles=(), melds=(), win_tile=0, tsumo=True, seat=0, dealer=0,
     ...                  riichi=True)
     >>> hand_yaku(ctx, TENHOU_4P, kind_mask(t >> 2 for t in parse_tiles("234567m")), True)

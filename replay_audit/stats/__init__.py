@@ -4,6 +4,8 @@
 >>> from replay_audit.stats import players, explain
 >>> print(explain("deal_in_rate"))
 deal_in_rate (deal-in rate) = deal_ins / hands: deal-ins ÷ hands
+
+Must not: audit, score or read report folders itself.
 """
 
 from replay_audit.stats.aggregate import (
@@ -24,15 +26,9 @@ from replay_audit.stats.definitions import (
     StatDef,
     explain,
 )
-from replay_audit.stats.facts import (
-    game_facts,
-    game_rules,
-    game_type,
-    hand_facts,
-    placements,
-    player_key,
-    score_history,
-)
+from replay_audit.stats.facts import hand_facts
+from replay_audit.stats.game_facts import game_facts, placements, score_history
+from replay_audit.stats.identity import game_rules, game_type, player_key
 from replay_audit.stats.tenhou_rank import PT_TABLES, PtTable, rate_change, stable_dan
 
 __all__ = [

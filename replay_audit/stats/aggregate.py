@@ -16,6 +16,8 @@ Most counters are sums; a few are maxima (``CounterDef.reduce``, e.g. the
 longest dealer streak).  ``combine`` merges partial counter tables (per file,
 per worker) with each column's own reducer, so the result is the same as
 counting everything at once.
+
+Must not: build fact rows (``stats.facts``) or render anything.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from typing import Any, Literal, Protocol, TypedDict
 import numpy as np
 import pandas as pd
 
-from replay_audit.events import Game
+from replay_audit.model.events import Game
 from replay_audit.stats.definitions import COMPOSITES, COUNTERS, STATS
-from replay_audit.stats.facts import game_facts, hand_facts, start_shanten
+from replay_audit.stats.facts import hand_facts
+from replay_audit.stats.game_facts import game_facts
+from replay_audit.stats.identity import start_shanten
 from replay_audit.stats.tenhou_rank import DEFAULT_PT_TABLES, PtTable, stable_dan
 
 DoubleRon = Literal["per_winner", "per_hand"]
@@ -46,7 +50,7 @@ class FactFrames(Protocol):
 
 
 class FactChunks(Protocol):
-    """A stored audit report (``runner.StoredAuditReport``): the fact tables part
+    """A stored audit report (``report.stored.StoredAuditReport``): the fact tables part
     by part, ``(hand_facts, game_facts)`` of the same files in each part."""
 
     def fact_chunks(self) -> Iterable[tuple[pd.DataFrame, pd.DataFrame]]: ...
@@ -82,7 +86,7 @@ def fact_frames(games: Iterable[Game]) -> tuple[pd.DataFrame, pd.DataFrame]:
 def _games_from_paths(paths: list[Path]) -> Iterable[Game]:
     """Read logs with the project's reader (``replay_audit.io``), skipping what it
     reports as unreadable: statistics cover what could be read."""
-    from replay_audit.io import iter_games
+    from replay_audit.io.read import iter_games
 
     for _path, game in iter_games(paths):  # (path, Game) or (path, error)
         if isinstance(game, Game):

@@ -5,6 +5,8 @@ aggregator sums counters (see ``aggregate.py``) and every ratio is derived at
 the very end from this one table, which also documents each statistic for the
 HTML report and ``--explain`` (stats.md §1.7).  A statistic whose denominator
 is zero is ``NaN``, never 0.
+
+Must not: compute anything; it is the registry the aggregator reads.
 """
 
 from __future__ import annotations

@@ -4,21 +4,26 @@ Statistics are ratios of counters, and counters are sums of facts; keeping the
 facts as plain rows (not as running totals) lets one fact table feed every
 convention (double ron, abortive draws, closed kans), merge across files and
 processes, and be exported for users who want their own numbers (stats.md
-§1.7).  These functions read only the events of ``replay_audit.events``: the
+§1.7).  These functions read only the events of ``replay_audit.model.events``: the
 moves and the *recorded* results.  Statistics describe what happened at the
 table, so they use what the log says, not what the scorer recomputes.
 
-Units follow ``events.py``: whole points, absolute seats (0 = East in East 1).
+Units follow ``model.events``: whole points, absolute seats (0 = East in East 1).
+
+This module owns the per-(hand, seat) facts (``hand_facts``); the identity of a
+game and its players is ``stats.identity`` and the per-game facts
+``stats.game_facts``, whose names are re-exported here for the old path.
+
+Must not: aggregate, read files or render.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from replay_audit.events import (
+from replay_audit.model.events import (
     Call,
     Discard,
     Draw,
@@ -29,122 +34,28 @@ from replay_audit.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.meld import MeldKind
-from replay_audit.replay import wait_mask
-from replay_audit.rules import (
-    MAJSOUL_3P,
-    MAJSOUL_4P,
-    TENHOU_3P,
-    TENHOU_4P,
-    RuleSet,
-    rules_for_disp,
-    rules_for_go_type,
-)
-from replay_audit.shanten import shanten
-from replay_audit.stats.tenhou_rank import lobby_of_disp, lobby_of_go_type, rate_change
-from replay_audit.tiles import is_terminal_or_honor, kind
-
-ANONYMOUS_NAMES = frozenset({"", "NoName"})
-"""Tenhou shows guests as ``NoName``; such names say nothing about who played,
-so each anonymous seat becomes its own player (see ``player_key``)."""
+from replay_audit.model.meld import MeldKind
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.model.tiles import is_terminal_or_honor, kind
+from replay_audit.replay.waits import wait_mask
+from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks
+from replay_audit.stats.game_facts import game_facts as game_facts
+from replay_audit.stats.game_facts import placements as placements
+from replay_audit.stats.game_facts import score_history as score_history
+from replay_audit.stats.identity import ANONYMOUS_NAMES as ANONYMOUS_NAMES
+from replay_audit.stats.identity import game_rules as game_rules
+from replay_audit.stats.identity import game_type as game_type
+from replay_audit.stats.identity import lobby as lobby
+from replay_audit.stats.identity import platform as platform
+from replay_audit.stats.identity import player_key as player_key
+from replay_audit.stats.identity import seats as seats
+from replay_audit.stats.identity import start_shanten as start_shanten
 
 YAKU_IPPATSU = 2
 YAKU_DOUBLE_RIICHI = 21
 YAKU_URA = 53
 
 _CALLS_THAT_TAKE = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
-
-
-# ----------------------------------------------------------------------- identity
-
-
-def player_key(game: Game, seat: int) -> str:
-    """The name statistics group a seat under.
-
-    Real names group across games; anonymous seats (``NoName`` or empty) get a
-    name unique to the game and seat, so two guests are never merged into one
-    fictitious player.
-
-    >>> from replay_audit.events import GameMeta, Player
-    >>> g = Game(GameMeta("x.xml", "2024-abc", "tenhou-xml", 4), (Player("NoName"),), ())
-    >>> player_key(g, 0), player_key(g, 1)
-    ('NoName@2024-abc#0', 'NoName@2024-abc#1')
-    """
-    name = game.players[seat].name if seat < len(game.players) else ""
-    if name.strip() in ANONYMOUS_NAMES:
-        where = game.meta.log_id or Path(game.meta.source).name
-        return f"NoName@{where}#{seat}"
-    return name
-
-
-def game_rules(game: Game) -> RuleSet:
-    """The rule preset the game's own metadata implies (GO type or ``rule.disp``),
-    forced to the game's player count when the metadata is silent about it."""
-    meta = game.meta
-    if meta.format == "tenhou-xml":
-        rules = rules_for_go_type(meta.go_type)
-    else:
-        rules = rules_for_disp(meta.rule_disp, meta.aka)
-    if rules.players != meta.players:
-        majsoul = rules.name.startswith("majsoul")
-        if meta.players == 3:
-            rules = MAJSOUL_3P if majsoul else TENHOU_3P
-        else:
-            rules = MAJSOUL_4P if majsoul else TENHOU_4P
-    return rules
-
-
-def game_type(game: Game) -> str:
-    """Group key for statistics: preset name plus length, e.g. ``tenhou-4p-hanchan``,
-    ``tenhou-4p-tonpuu``, ``tenhou-3p-hanchan``, ``majsoul-4p-hanchan``.
-
-    Hanchan, tonpuusen and sanma (and the special presets: Toutenkou, ratio
-    tables) must never be pooled (stats.md §1.4.7)."""
-    length = "hanchan" if game.meta.hanchan else "tonpuu"
-    return f"{game_rules(game).name}-{length}"
-
-
-def platform(game: Game) -> str:
-    return "majsoul" if game_rules(game).name.startswith("majsoul") else "tenhou"
-
-
-def lobby(game: Game) -> str | None:
-    """Tenhou's ranked lobby (``ippan``/``joukyuu``/``tokujou``/``houou``),
-    ``private`` for a private lobby (GO ``lobby`` > 0), None when the log does
-    not say or is not a Tenhou game.  Picks the stable-dan pt table
-    (``tenhou_rank``)."""
-    meta = game.meta
-    if platform(game) != "tenhou":
-        return None
-    if meta.lobby:
-        return "private"
-    if meta.format == "tenhou-xml":
-        return lobby_of_go_type(meta.go_type)
-    return lobby_of_disp(meta.rule_disp)
-
-
-def start_shanten(dealt: str | bytes | tuple[int, ...]) -> int | None:
-    """Shanten of a dealt hand: the 13 tiles the seat was dealt (INIT), for the
-    dealer too.  The dealer's 14th tile is the first draw; counting it would
-    make dealers look half a step closer (amae-koromo#95).  ``dealt`` is the
-    hand facts' ``dealt`` hex string (or the tile ids).  None unless the seat
-    was dealt exactly 13 tiles (a 3-player placeholder, a fixture).
-
-    >>> start_shanten(bytes(range(0, 52, 4)).hex())  # 1-9m 1-4p, one tile each
-    0
-    """
-    tiles = bytes.fromhex(dealt) if isinstance(dealt, str) else dealt
-    if len(tiles) != 13:
-        return None
-    counts = [0] * 34
-    for t in tiles:
-        counts[t >> 2] += 1
-    return shanten(counts)
-
-
-def seats(game: Game) -> range:
-    """The seats that hold a player (three-player logs carry a 4th placeholder)."""
-    return range(game.meta.players)
 
 
 # --------------------------------------------------------------------- hand facts
@@ -498,145 +409,4 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
         row["open_win"] = row["won"] and st.opened
         row["dama_win"] = row["won"] and not st.opened and not st.riichi_declared
         row["net"] = row["delta"] - row["riichi_stick"]
-    return rows
-
-
-# --------------------------------------------------------------------- game facts
-
-
-def placements(scores: Iterable[int]) -> tuple[int, ...]:
-    """Places 1..N by final score; equal scores go to the earlier seat (seat order
-    from the first dealer, as ranked Tenhou lobbies do).
-
-    >>> placements([25000, 30000, 25000, 20000])
-    (2, 1, 3, 4)
-    """
-    scores = list(scores)
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    places = [0] * len(scores)
-    for place, seat in enumerate(order, start=1):
-        places[seat] = place
-    return tuple(places)
-
-
-def game_facts(game: Game) -> list[dict[str, Any]]:
-    """One row per (game, seat): ``file, log_id, date, game_type, platform, rules,
-    players, hanchan, hands, complete, seat, name, final_score, final_points,
-    place, bust, lobby, dealer_streak, rate, rate_change``.
-
-    ``dealer_streak``: the most times the seat *repeated* as dealer in a row
-    in this game (renchan count: a dealership with no repeat is 0, with two
-    repeats 2), whatever kept the seat (a win, tenpai at a draw, an abortive
-    draw); None if the seat was never dealer.  ``rate``: the seat's R from the
-    player list; ``rate_change``: Tenhou's R change of the game with the
-    400-games factor (``tenhou_rank.rate_change``), None unless the game is
-    finished and every seat has a rate.
-
-    Final values come from ``Game.owari`` (Tenhou's own last line, which also
-    moves leftover riichi sticks to the top); a game without it is
-    ``complete=False`` with empty final columns, so per-game statistics skip it.
-    """
-    rules = game_rules(game)
-    gtype = game_type(game)
-    n = game.meta.players
-    owari = game.owari
-    complete = owari is not None and len(owari.scores) >= n
-    places = placements(owari.scores[:n]) if complete and owari else ()
-    streaks = dealer_streaks(game)
-    rates = [p.rate for p in game.players[:n]]
-    known_rates = [r for r in rates if r is not None]
-    rated = complete and len(known_rates) == n  # every seat has a rate
-    lobby_name = lobby(game)
-    rows = []
-    for seat in seats(game):
-        rows.append(
-            {
-                "file": game.meta.source,
-                "log_id": game.meta.log_id,
-                "date": game.meta.date,
-                "game_type": gtype,
-                "platform": platform(game),
-                "rules": rules.name,
-                "players": n,
-                "hanchan": game.meta.hanchan,
-                "hands": len(game.hands),
-                "complete": complete,
-                "seat": seat,
-                "name": player_key(game, seat),
-                "final_score": owari.scores[seat] if complete and owari else None,
-                "final_points": float(owari.points[seat]) if complete and owari else None,
-                "place": places[seat] if complete else None,
-                "bust": (owari.scores[seat] < 0) if complete and owari else None,
-                "lobby": lobby_name,
-                "dealer_streak": streaks.get(seat),
-                "rate": rates[seat] if seat < len(rates) else None,
-                "rate_change": (
-                    rate_change(places[seat], known_rates[seat], known_rates, n) if rated else None
-                ),
-            }
-        )
-    return rows
-
-
-def dealer_streaks(game: Game) -> dict[int, int]:
-    """Per seat, the longest run of *repeats* as dealer (renchan count).
-
-    Consecutive hands with the same ``round_index`` are one dealership; its
-    repeats are its hands minus one.  Seats that were never dealer are absent.
-
-    >>> from replay_audit.events import GameMeta, HandLog, Player
-    >>> def h(i, r):
-    ...     return HandLog(i, i, r, 0, 0, r % 4, (), (), 0)
-    >>> g = Game(GameMeta("x", None, "tenhou-xml", 4), (), tuple(
-    ...     h(i, r) for i, r in enumerate([0, 0, 0, 1, 2, 2, 3])))
-    >>> dealer_streaks(g)
-    {0: 2, 1: 0, 2: 1, 3: 0}
-    """
-    best: dict[int, int] = {}
-    run_round: int | None = None
-    run = 0
-    for hand in game.hands:
-        run = run + 1 if hand.round_index == run_round else 1
-        run_round = hand.round_index
-        best[hand.dealer] = max(best.get(hand.dealer, 0), run - 1)
-    return best
-
-
-# ------------------------------------------------------------------ score history
-
-
-def score_history(game: Game) -> list[dict[str, Any]]:
-    """One row per (hand, seat) with the score at the start of the hand, plus a
-    ``final`` row per seat (``hand_index = len(hands)``): the ``owari`` score, or
-    when the game has none, the last result's recorded scores plus its deltas.
-
-    This is the data of the score-over-time chart (amae-koromo#5)."""
-    n = game.meta.players
-    rows: list[dict[str, Any]] = []
-
-    def add(index: int, label: str, scores: tuple[int, ...]) -> None:
-        for seat in range(min(n, len(scores))):
-            rows.append(
-                {
-                    "file": game.meta.source,
-                    "log_id": game.meta.log_id,
-                    "hand_index": index,
-                    "label": label,
-                    "seat": seat,
-                    "name": player_key(game, seat),
-                    "score": scores[seat],
-                }
-            )
-
-    for hand in game.hands:
-        add(hand.index, hand.label, hand.scores)
-    final: tuple[int, ...] = ()
-    if game.owari is not None:
-        final = game.owari.scores
-    elif game.hands and game.hands[-1].results:
-        last = game.hands[-1].results[-1]
-        if last.scores_before and last.deltas:
-            final = tuple(b + d for b, d in zip(last.scores_before, last.deltas, strict=False))
-    if final:
-        add(len(game.hands), "final", final)
     return rows

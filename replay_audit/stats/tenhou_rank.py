@@ -42,6 +42,8 @@ players with at least 400 games (Paifu-Logger ``get_rate_change``; stats.md
 §1.2).  For fewer games Tenhou uses a larger ``k`` (``1 − 0.002·games``), but
 a log does not say how many games a player had, so only the 0.2 form is
 computed here: for new accounts it understates the change.
+
+Must not: read events or files; it works on placements and rates.
 """
 
 from __future__ import annotations

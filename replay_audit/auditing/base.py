@@ -1,0 +1,217 @@
+"""The state of one game's audit, and the small helpers every part of it shares.
+
+Owns ``_AuditorBase`` (the game, its rules and era, the findings and ``hands``
+rows collected so far, ``add`` for a finding with its place, and the replay),
+``_Outcome`` (how a hand ended, carried to the next hand's checks) and the
+comparison helpers of the score chain.
+
+Must not: compare a result (``auditing.hands``, ``auditing.wins``) or compute a
+value itself; it only holds and records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from replay_audit.model.events import (
+    Game,
+    GameMeta,
+    HandLog,
+    RecordedDraw,
+    RecordedWin,
+    RiichiAccept,
+)
+from replay_audit.model.findings import INFO, Finding
+from replay_audit.model.rules.eras import Era
+from replay_audit.model.rules.ruleset import RuleSet
+
+if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.replay.values import GameReplay
+    from replay_audit.scoring.context import WinValue
+    from replay_audit.scoring.flow import HandState
+
+
+class _Outcome(TypedDict):
+    """How a hand ended, as the audit carries it to the next hand's checks
+    (``_expected_next`` turns it into a ``scoring.flow.HandOutcome``)."""
+
+    winners: tuple[int, ...]
+    dealer_won: bool
+    draw_kind: str | None
+    dealer_tenpai: bool | None
+    sticks: int
+    """Riichi sticks left on the table after the hand."""
+    honba: int
+    """The hand's computed honba (like the round and dealer below: the flow goes on
+    from what was computed, so one wrong INIT is reported once, not again at the
+    next hand)."""
+    round_index: int
+    dealer: int
+    riichi: int
+    """Riichi sticks placed this hand."""
+    log_end: tuple[int, ...]
+    """The scores after the hand by the log's own account: its recorded start, less
+    its riichi sticks, plus its recorded payments."""
+    tenpai: tuple[bool, ...]
+    """Each seat's tenpai at an exhaustive draw (empty otherwise)."""
+
+
+# ---------------------------------------------------------------------- one game
+
+
+def _fmt(value: object) -> object:
+    """Printable, comparable cell value (tuples become ``a,b,c``, nested ones flat).
+
+    >>> _fmt(((1, 2), (52, 1))), _fmt([0, -8000]), _fmt(3)
+    ('1,2,52,1', '0,-8000', 3)
+    """
+    if isinstance(value, tuple | list):
+        return _joined(value)
+    return value
+
+
+def _joined(values: Sequence[object]) -> str:
+    return ",".join([_joined(v) if isinstance(v, tuple | list) else str(v) for v in values])
+
+
+def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Yaku compared as a set, ignoring zero-han entries (``53,0``)."""
+    return tuple(sorted((i, h) for i, h in yaku if h))
+
+
+class _AuditorBase:
+    """The state of one game audit and how a finding is recorded."""
+
+    def __init__(
+        self, game: Game, rules: RuleSet, era: Era | None = None, *, read_lobby: bool = False
+    ) -> None:
+        self.game = game
+        self.rules = rules
+        self.era = era if era is not None else Era()
+        """The readings the log's dates leave open (none for the caller's own rules)."""
+        self.read_lobby = read_lobby
+        """Rules detected, not given: read what the lobby does not record off the log."""
+        self.meta = game.meta
+        self.findings: list[Finding] = []
+        self.hand_rows: list[dict[str, Any]] = []
+        self.win_values: dict[int, WinValue | None] = {}
+        """The scorer's value of each recorded win, by ``id`` (for the chips)."""
+
+    # -- helpers
+    def add(
+        self, category: str, fld: str, message: str, hand: HandLog | None = None, **kw: Any
+    ) -> None:
+        self.findings.append(
+            Finding(
+                category=category,
+                field=fld,
+                message=message,
+                file=self.meta.source,
+                log_id=self.meta.log_id,
+                hand=hand.label if hand else None,
+                hand_index=hand.index if hand else None,
+                **kw,
+            )
+        )
+
+    def replay(self) -> GameReplay:
+        """Replay the game; its findings are the audit's first."""
+        from replay_audit.replay.table import replay_game
+
+        replay = replay_game(self.game, self.rules)
+        self.findings.extend(replay.findings)
+        return replay
+
+
+def _same_state(state: HandState | None, hand: HandLog) -> bool:
+    """Whether ``hand`` starts in ``state`` (round, honba, sticks, dealer)."""
+    return state is not None and (
+        state.round_index,
+        state.honba,
+        state.sticks,
+        state.dealer,
+    ) == (hand.round_index, hand.honba, hand.sticks, hand.dealer)
+
+
+def _as_logged(hand: HandLog, outcome: _Outcome) -> _Outcome:
+    """``outcome`` with the hand's state as its INIT recorded it (for the log's own
+    account of where the game goes next)."""
+    logged = dict(outcome)
+    logged.update(
+        round_index=hand.round_index,
+        honba=hand.honba,
+        dealer=hand.dealer,
+        dealer_won=hand.dealer in outcome["winners"],
+        dealer_tenpai=(
+            outcome["tenpai"][hand.dealer]
+            if hand.dealer < len(outcome["tenpai"])
+            else outcome["dealer_tenpai"]
+        ),
+        sticks=0 if outcome["winners"] else hand.sticks + outcome["riichi"],
+    )
+    return logged  # type: ignore[return-value]  # the same keys as ``outcome``
+
+
+def _problems(findings: Sequence[Finding]) -> int:
+    """How many of ``findings`` are problems (notes left out)."""
+    return sum(1 for f in findings if f.category != INFO)
+
+
+def _is_editor_export(meta: GameMeta) -> bool:
+    """A tenhou.net/6 editor or viewer export (formats.md §4.1, kind 2): no ``ver``
+    and no log id, often one hand, never final scores.  An official download has
+    both, so its missing ``sc`` is a finding."""
+    return meta.format == "tenhou-json" and meta.log_id is None and "ver" not in dict(meta.extra)
+
+
+def _scores_agree(a: Sequence[int], b: Sequence[int], players: int) -> bool:
+    return tuple(a[:players]) == tuple(b[:players])
+
+
+def _chain_start(
+    hand: HandLog, computed: tuple[int, ...], players: int, riichi_cost: int
+) -> tuple[int, ...]:
+    """Where the score chain goes on after a start-score mismatch (already reported).
+
+    If the hand's own records agree with its INIT scores (the first result's
+    "before" scores equal INIT less this hand's riichi sticks), the INIT is
+    trusted and our chain resyncs to it, so one wrong computation upstream is
+    reported once, not in every later hand.  If they disagree, or nothing in the
+    hand vouches for its INIT (JSON results record no "before" scores), the
+    INIT itself is the odd one out and the computed chain goes on (the next
+    transition resyncs if the log's own account of this hand leads there).
+    """
+    scores = list(hand.scores)
+    for ev in hand.events:
+        if type(ev) is RiichiAccept:
+            scores[ev.seat] -= riichi_cost
+        elif isinstance(ev, RecordedWin | RecordedDraw):
+            if ev.scores_before and _scores_agree(ev.scores_before, scores, players):
+                return hand.scores
+            break
+    return computed
+
+
+def _expected_next(
+    prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], rules: RuleSet, meta: GameMeta
+) -> HandState | None:
+    """The next hand's state per the rules, or None when the game is over."""
+    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
+
+    if rules.max_hands and prev.index + 1 >= rules.max_hands:
+        return None
+    state = HandState(
+        round_index=outcome["round_index"],
+        honba=outcome["honba"],
+        sticks=outcome["sticks"],
+        dealer=outcome["dealer"],
+        scores=tuple(scores[: meta.players]),
+    )
+    out = HandOutcome(
+        winners=outcome["winners"],
+        dealer_won=outcome["dealer_won"],
+        draw_kind=outcome["draw_kind"],
+        dealer_tenpai=bool(outcome["dealer_tenpai"]),
+    )
+    return next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")

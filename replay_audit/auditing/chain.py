@@ -1,0 +1,281 @@
+"""The score chain and the flow from hand to hand.
+
+Owns ``_ScoreChain``: each hand's start scores against the chain, the opening
+state, the transitions (round, honba, sticks, dealer) computed by
+``scoring.flow`` against the next INIT, the game's end and the final settlement
+(``scoring.final``).
+
+Must not: score a win or a draw (``auditing.wins``, ``auditing.hands``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from replay_audit.auditing.base import (
+    _as_logged,
+    _chain_start,
+    _expected_next,
+    _fmt,
+    _is_editor_export,
+    _Outcome,
+    _same_state,
+    _scores_agree,
+)
+from replay_audit.auditing.notes import _Notes
+from replay_audit.model.events import (
+    HandLog,
+    Owari,
+)
+from replay_audit.model.findings import INFO
+
+if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.scoring.flow import HandState
+
+
+class _ScoreChain(_Notes):
+    """Start scores, transitions between hands, the end and the final line."""
+
+    def _start_scores(self, hand: HandLog, chain: tuple[int, ...] | None) -> tuple[int, ...]:
+        """The scores this hand's computations start from: the computed chain; the
+        hand's own recorded ones where the chain is unknown (a note said so) or,
+        after a start-score mismatch, where the hand's own records agree with them
+        (``_chain_start``)."""
+        if chain is None:
+            return hand.scores
+        if _scores_agree(hand.scores, chain, self.meta.players):
+            return chain
+        return _chain_start(hand, chain, self.meta.players, self.rules.riichi_cost)
+
+    def _check_opening(self, first: HandLog) -> HandState | None:
+        """The first hand against the rules' start of a game (East 1, no honba or
+        sticks, the first dealer, everyone at the start points).  A log that starts
+        later is an excerpt (or lost its first hands): said in a note, and its first
+        hand is taken as recorded (``None``)."""
+        from replay_audit.scoring.flow import HandState, start_state
+
+        if first.round_index != 0 or first.honba != 0:
+            self.add(
+                INFO,
+                "first_hand",
+                f"the log starts at {first.label}, not at the first hand of a game: the hands "
+                "before it are missing (an excerpt?), so its start is taken as recorded",
+                first,
+                seq=first.seq,
+            )
+            return None
+        base = start_state(self.rules)
+        oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0")
+        expected = HandState(0, 0, 0, int(oya) if oya.isdigit() else 0, base.scores)
+        why = "the game's first hand does not start as the rules say"
+        self._compare_state(first, expected, why)
+        self._compare_scores(first, expected.scores, why)
+        return expected
+
+    def _compare_state(self, hand: HandLog, expected: HandState, why: str) -> None:
+        """Round, honba, sticks and dealer of ``hand`` against ``expected``."""
+        for name, rec, comp in (
+            ("round", hand.round_index, expected.round_index),
+            ("honba", hand.honba, expected.honba),
+            ("sticks", hand.sticks, expected.sticks),
+            ("dealer", hand.dealer, expected.dealer),
+        ):
+            if rec != comp:
+                self.add(
+                    "transition",
+                    name,
+                    f"{name} at the start of this hand: {why}",
+                    hand,
+                    seq=hand.seq,
+                    recorded=rec,
+                    computed=comp,
+                )
+
+    def _compare_scores(self, hand: HandLog, computed: Sequence[int], why: str) -> None:
+        for s in range(self.meta.players):
+            if hand.scores[s] != computed[s]:
+                self.add(
+                    "transition",
+                    "start_scores",
+                    f"seat {s}'s start score: {why}",
+                    hand,
+                    seq=hand.seq,
+                    seat=s,
+                    recorded=hand.scores[s],
+                    computed=computed[s],
+                )
+
+    # -- one hand
+
+    def _check_transition(
+        self, prev: HandLog, outcome: _Outcome, hand: HandLog, chain: tuple[int, ...] | None
+    ) -> tuple[HandState | None, tuple[int, ...] | None]:
+        """``hand``'s start against what ``prev`` leads to: the expected state (``None``
+        when the game should have ended before it) and the score chain to go on with.
+
+        A problem is reported once.  When ``prev`` already carries a finding and
+        ``hand`` starts exactly where the log's own account of ``prev`` leads (its
+        recorded start, riichi sticks and payments; its recorded round, honba,
+        sticks and dealer), the difference from the computed account is a
+        consequence of what ``prev`` reports: the audit goes on from the log's
+        values without saying it again."""
+        flagged = any(f.hand_index == prev.index and f.category != INFO for f in self.findings)
+        players = self.meta.players
+        if chain is not None and not _scores_agree(hand.scores, chain, players):
+            if flagged and _scores_agree(hand.scores, outcome["log_end"], players):
+                chain = hand.scores
+            else:
+                self._compare_scores(
+                    hand, chain, "differs from the previous hand's scores after its payments"
+                )
+        # with the chain unknown (a note said so) the flow reads this hand's scores
+        scores = chain if chain is not None else hand.scores
+        expected = self._next_state(prev, outcome, scores, hand)
+        if flagged and not _same_state(expected, hand):
+            logged = _expected_next(prev, _as_logged(prev, outcome), scores, self.rules, self.meta)
+            if _same_state(logged, hand):
+                expected = logged
+        if expected is None:
+            self.add(
+                "transition",
+                "game_over",
+                "the game should have ended before this hand",
+                hand,
+                seq=hand.seq,
+            )
+            return None, chain
+        self._compare_state(hand, expected, "differs from what the previous hand leads to")
+        return expected, chain
+
+    def _next_state(
+        self, prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], logged: HandLog | None
+    ) -> HandState | None:
+        """``_expected_next`` under the rules of the log's date; where its dates
+        leave a game-flow rule open, the course the log takes (``logged``: its next
+        hand, ``None`` where it ends), in a note (``era_readings.read_flow``)."""
+        from replay_audit.auditing.era_readings import read_flow
+
+        read = read_flow(
+            self.era,
+            self.rules,
+            lambda rules: _expected_next(prev, outcome, scores, rules, self.meta),
+            prev,
+            logged,
+            hanchan=self.meta.hanchan,
+        )
+        where = logged if logged is not None else prev
+        for note in read.notes:
+            self.add(INFO, note.field, note.message, where, seq=where.seq if logged else None)
+        return read.expected
+
+    def _check_game_end(
+        self, last: HandLog, outcome: _Outcome, end_scores: tuple[int, ...] | None
+    ) -> None:
+        owari = self.game.owari
+        scores = end_scores if end_scores is not None else last.scores
+        if self.game.errors:
+            goes_on = False  # hands were lost to a parse error: it is reported, not the end
+            if owari is None:
+                return
+        else:
+            goes_on = self._next_state(last, outcome, scores, None) is not None
+        if owari is None:
+            if _is_editor_export(self.meta):
+                self.add(
+                    INFO,
+                    "no_final_scores",
+                    "an editor or viewer export without final scores (sc): the hands are "
+                    "audited, the end of the game is not",
+                    last,
+                )
+                return
+            self.add(
+                "final",
+                "owari_missing",
+                "the log ends without final scores (owari): the game's end is missing",
+                last,
+            )
+        if goes_on:
+            self.add(
+                "transition",
+                "game_over",
+                "the log ends here but the rules say the game goes on",
+                last,
+            )
+        if owari is not None:
+            self._check_final(last, owari, end_scores, outcome["sticks"])
+
+    def _check_final(
+        self, last: HandLog, owari: Owari, end_scores: tuple[int, ...] | None, sticks_left: int
+    ) -> None:
+        """The final line against the last scores and every settlement the log's
+        date allows (``scoring.final.readings``); where several disagree, the one
+        the log follows is named in a note, and none is passed over in silence."""
+        from replay_audit.model.dating import log_window
+        from replay_audit.scoring.final import final_points, readings
+
+        players = self.meta.players
+        window = log_window(self.game)
+        options = readings(self.rules, window, self.meta.hanchan)
+        if end_scores is None:
+            self.add(
+                INFO,
+                "final_scores_unchecked",
+                "the last hand's payments could not be computed: the final scores are taken "
+                "as recorded and only their uma and oka are checked",
+                last,
+            )
+            base, left = tuple(owari.scores), 0
+        else:
+            base, left = end_scores, sticks_left
+        results = [final_points(base[:players], left, r.rules, era=r.era) for r in options]
+        raw = results[0][0]
+        if end_scores is not None:
+            for s in range(players):
+                if owari.scores[s] != raw[s]:
+                    self.add(
+                        "final",
+                        "final_score",
+                        "final score differs from the last scores plus leftover sticks",
+                        last,
+                        seat=s,
+                        recorded=owari.scores[s],
+                        computed=raw[s],
+                    )
+
+        def misses(points: Sequence[float]) -> list[int]:
+            return [s for s in range(players) if abs(owari.points[s] - points[s]) > 0.05]
+
+        distinct = {tuple(p for p in pts[:players]) for _, pts in results}
+        pick = min(range(len(options)), key=lambda i: len(misses(results[i][1])))
+        chosen, pts = options[pick], results[pick][1]
+        if len(distinct) > 1:
+            others = "; ".join(
+                f"{r.label} would give {_fmt(tuple(results[i][1][:players]))}"
+                for i, r in enumerate(options)
+                if i != pick
+            )
+            fits = "follow" if not misses(pts) else "fit no reading; compared with"
+            why = (
+                "the lobby's rounding of its final points is not in the log"
+                if self.rules.rounding == "either"
+                else f"the log's date is {window.describe()}, so the rule of its final "
+                "points is not known from the log itself"
+            )
+            self.add(
+                INFO,
+                "final_reading",
+                f"{why}: the recorded points {fits} {chosen.label}; {others}",
+                last,
+            )
+        for s in misses(pts):
+            self.add(
+                "final",
+                "final_points",
+                f"final points differ (uma/oka, {chosen.label})",
+                last,
+                seat=s,
+                recorded=owari.points[s],
+                computed=pts[s],
+            )

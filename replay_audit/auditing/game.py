@@ -1,0 +1,175 @@
+"""One game: the rules it is audited under, the audit, its rows.
+
+Owns ``rules_for_game`` (the caller's rules, else detected from the log and its
+date), ``_GameAuditor`` (the rooms of ``auditing.hands``, ``wins``, ``chain`` and
+``notes`` over ``auditing.base``; ``run`` walks the game), ``audit_game`` and the
+``games`` and ``findings`` rows.
+
+Must not: read files or catch a file's errors (``auditing.auditor``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay_audit.auditing.base import _Outcome, _problems
+from replay_audit.auditing.hands import _Hands
+from replay_audit.model.errors import LogFormatError, RulesError
+from replay_audit.model.events import (
+    Game,
+    HandLog,
+)
+from replay_audit.model.findings import Finding
+from replay_audit.model.rules.csrule import rules_for_csrule
+from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
+from replay_audit.model.rules.eras import era_of, rules_of_date
+from replay_audit.model.rules.ruleset import RuleSet
+
+# ------------------------------------------------------------------------- rules
+
+
+def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
+    """The rules a game is audited under: the caller's, else detected from the log."""
+    if rules is not None:
+        return rules
+    if game.meta.format == "tenhou-xml":
+        detected = rules_for_go_type(game.meta.go_type, game.meta.lobby)
+    else:
+        detected = rules_for_disp(game.meta.rule_disp, game.meta.aka, game.meta.players)
+    csrule = dict(game.meta.extra).get("csrule")
+    if csrule:
+        detected = rules_for_csrule(detected, csrule)
+    # Tenhou's rules of the log's date: 2009 tenpai renchan, the 2006 red fives (eras.py)
+    return rules_of_date(detected, game)
+
+
+class _GameAuditor(_Hands):
+    """Walks one game; collects findings and the ``hands`` rows."""
+
+    def run(self) -> None:
+        from replay_audit.scoring.flow import HandState
+
+        replay = self.replay()
+        self._note_warnings()
+        self._note_unobserved_2006()
+        if self.read_lobby:
+            self._read_lobby(replay)
+        by_hand = {id(h.hand): h for h in replay.hands}
+        played = [(hand, by_hand[id(hand)]) for hand in self.game.hands if id(hand) in by_hand]
+        if not played:
+            return
+        first = played[0][0]
+        expected = self._check_opening(first)
+        chain: tuple[int, ...] | None = first.scores if expected is None else expected.scores
+        prev: tuple[HandLog, _Outcome] | None = None
+        for hand, hr in played:
+            if prev is not None:
+                expected, chain = self._check_transition(prev[0], prev[1], hand, chain)
+            # the hand's state as computed (as recorded only where nothing is: the
+            # first hand of an excerpt, or after the game should have ended)
+            at = HandState(
+                round_index=(expected or hand).round_index,
+                honba=(expected or hand).honba,
+                sticks=(expected or hand).sticks,
+                dealer=(expected or hand).dealer,
+                scores=self._start_scores(hand, chain),
+            )
+            chain, outcome = self._audit_hand(hand, hr, at)
+            prev = (hand, outcome)
+        if prev is not None:
+            self._check_game_end(prev[0], prev[1], chain)
+        if self.rules.chips:
+            self._check_chips()
+
+
+# -------------------------------------------------------------------- game rows
+
+
+def audit_game(
+    game: Game, rules: RuleSet | None = None, *, replay_only: bool = False
+) -> tuple[list[Finding], list[dict[str, Any]], RuleSet]:
+    """Audit one parsed game: its findings, its ``hands`` rows and the rules used.
+
+    ``replay_only`` stops after the replay (``validate``): the log's own
+    consistency, its moves against the wall and the hands, without scoring or
+    payments, so no ``hands`` rows."""
+    used = rules_for_game(game, rules)
+    auditor = _GameAuditor(
+        game, used, era_of(game, used) if rules is None else None, read_lobby=rules is None
+    )
+    for err in game.errors:
+        auditor.findings.append(
+            Finding(
+                category="parse",
+                field=type(err).__name__,
+                message=getattr(err, "message", str(err)),
+                file=game.meta.source,
+                log_id=game.meta.log_id,
+                hand=getattr(err, "hand", None),
+                seq=getattr(err, "index", None),
+            )
+        )
+    if used.players != game.meta.players:
+        auditor.add(
+            "rules",
+            "players",
+            f"rules {used.name} are for {used.players} players but the game has {game.meta.players}; not audited",
+            recorded=game.meta.players,
+            computed=used.players,
+        )
+        return auditor.findings, auditor.hand_rows, used
+    try:
+        if replay_only:
+            auditor.replay()
+        else:
+            auditor.run()
+    except (LogFormatError, RulesError) as exc:
+        auditor.add("replay", "aborted", f"audit stopped: {exc}")
+    return auditor.findings, auditor.hand_rows, auditor.rules
+
+
+def _game_row(
+    game: Game, rules: RuleSet, findings: list[Finding], hands: list[dict[str, Any]]
+) -> dict[str, Any]:
+    meta = game.meta
+    row: dict[str, Any] = {
+        "file": meta.source,
+        "log_id": meta.log_id,
+        "format": meta.format,
+        "rules": rules.name,
+        "players": meta.players,
+        "go_type": meta.go_type,
+        "lobby": meta.lobby,
+        "rule_disp": meta.rule_disp,
+        "date": meta.date,
+        "hands": len(game.hands),
+        "results": len(hands),
+        "findings": _problems(findings),
+        "notes": len(findings) - _problems(findings),
+        "status": "mismatch" if _problems(findings) else "ok",
+    }
+    for s in range(4):
+        row[f"name{s}"] = game.players[s].name if s < len(game.players) else None
+        if game.owari is not None and s < meta.players:
+            row[f"final_score{s}"] = game.owari.scores[s]
+            row[f"final_points{s}"] = game.owari.points[s]
+        else:
+            row[f"final_score{s}"] = None
+            row[f"final_points{s}"] = None
+    return row
+
+
+def _finding_row(f: Finding) -> dict[str, Any]:
+    return {
+        "category": f.category,
+        "field": f.field,
+        "file": f.file,
+        "log_id": f.log_id,
+        "hand": f.hand,
+        "hand_index": f.hand_index,
+        "seq": f.seq,
+        "seat": f.seat,
+        "recorded": None if f.recorded is None else str(f.recorded),
+        "computed": None if f.computed is None else str(f.computed),
+        "message": f.message,
+    }

@@ -1,0 +1,50 @@
+"""What one audited file contributes to a report: ``FileAudit``, plain rows.
+
+Owns ``FileAudit`` (rows of every table for one input file, and its ``files``
+row) and ``SCHEMA_VERSION``, the version of those rows.
+
+Must not: audit anything; the auditor fills it and the report reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay_audit.model.findings import INFO
+
+SCHEMA_VERSION = 2
+"""2: notes (``findings.INFO``) and their ``notes`` counts, per-seat start-score
+and scores-before findings, ``comp_pao_seat``."""
+
+
+@dataclass(slots=True)
+class FileAudit:
+    """Everything one input file contributes to a report, as plain rows."""
+
+    path: str
+    status: str = "ok"
+    """``ok``, ``mismatch`` or ``error``."""
+    format: str | None = None
+    error: str | None = None
+    sha256: str | None = None
+    games: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    hand_facts: list[dict[str, Any]] = field(default_factory=list)
+    game_facts: list[dict[str, Any]] = field(default_factory=list)
+    score_history: list[dict[str, Any]] = field(default_factory=list)
+
+    def file_row(self) -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "format": self.format,
+            "status": self.status,
+            "games": len(self.games),
+            "hands": sum(g["hands"] for g in self.games),
+            "results": len(self.hands),
+            "findings": sum(1 for f in self.findings if f["category"] != INFO),
+            "notes": sum(1 for f in self.findings if f["category"] == INFO),
+            "error": self.error,
+            "sha256": self.sha256,
+        }

@@ -1,0 +1,192 @@
+"""One win: the scorer's value and its payments against the log's.
+
+Owns ``_Wins``: scoring the replayed ``WinContext`` (``scoring.hand``), the pao
+seat, and comparing yaku, han, fu, limit, points and payments with the recorded
+win.
+
+Must not: compute a value itself (the scorer does) or touch the score chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from replay_audit.auditing.base import _fmt, _yaku_set
+from replay_audit.auditing.chain import _ScoreChain
+from replay_audit.model.events import (
+    HandLog,
+    RecordedWin,
+)
+from replay_audit.model.findings import INFO
+from replay_audit.model.rules.ruleset import RuleSet
+
+if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.replay.values import ResultReplay
+    from replay_audit.scoring.context import WinContext, WinValue
+    from replay_audit.scoring.flow import HandState
+
+
+class _Wins(_ScoreChain):
+    """A win's value and payments, computed against recorded."""
+
+    def _audit_win(
+        self,
+        hand: HandLog,
+        ev: RecordedWin,
+        rr: ResultReplay | None,
+        row: dict[str, Any],
+        at: HandState,
+        sticks: int,
+        first: bool,
+        score_win: Callable[[WinContext, RuleSet], WinValue],
+    ) -> tuple[int, ...] | None:
+        from replay_audit.scoring.payments import win_deltas
+
+        row.update(
+            result="tsumo" if ev.tsumo else "ron",
+            winner=ev.seat,
+            from_seat=ev.from_seat,
+            pao_seat=ev.pao_seat,
+            rec_fu=ev.fu,
+            rec_han=ev.han,
+            rec_points=ev.points,
+            rec_limit=ev.limit,
+            rec_yaku=_fmt(_yaku_set(ev.yaku)) if ev.yaku else _fmt(tuple(sorted(ev.yakuman))),
+            rec_deltas=_fmt(ev.deltas[: self.meta.players]),
+        )
+        ctx = rr.win if rr is not None else None
+        if ctx is None:
+            self.add(
+                "replay",
+                "no_context",
+                "the replay could not rebuild this win",
+                hand,
+                seq=ev.seq,
+                seat=ev.seat,
+            )
+            return None
+        value = self._win_value(ctx, ev, hand, score_win)
+        self.win_values[id(ev)] = value
+        row.update(
+            comp_fu=value.fu,
+            comp_han=value.han,
+            comp_points=value.points,
+            comp_limit=value.limit,
+            comp_yaku=_fmt(_yaku_set(value.yaku))
+            if not value.yakuman
+            else _fmt(tuple(sorted(value.yakuman))),
+        )
+        where = {"seq": ev.seq, "seat": ev.seat}
+        if not value.ok:
+            self.add(
+                "hand_value",
+                "win",
+                f"the recorded win is not a legal win here ({value.error})",
+                hand,
+                recorded=ev.points,
+                computed=value.error,
+                **where,
+            )
+            return None
+        checks: list[tuple[str, object, object]] = [
+            ("points", ev.points, value.points),
+            ("limit", ev.limit, value.limit),
+        ]
+        if ev.yakuman or value.yakuman:
+            # the fu Tenhou writes on a yakuman is meaningless: not compared
+            checks.append(("yakuman", tuple(sorted(ev.yakuman)), tuple(sorted(value.yakuman))))
+        else:
+            checks.append(("han", ev.han, value.han))
+            checks.append(("yaku", _yaku_set(ev.yaku), _yaku_set(value.yaku)))
+            checks.append(("fu", ev.fu, value.fu))
+        for name, rec, comp in checks:
+            if rec is not None and rec != comp:
+                self.add(
+                    "hand_value",
+                    name,
+                    f"recorded {name} differs from the value computed from the hand",
+                    hand,
+                    recorded=_fmt(rec),
+                    computed=_fmt(comp),
+                    **where,
+                )
+        players = self.meta.players
+        liable = self._pao_seat(ev, rr, value)
+        row["comp_pao_seat"] = liable
+        recorded_pao = ev.pao_seat if ev.pao_seat != ev.seat else None
+        if recorded_pao != liable:
+            self.add(
+                "payment",
+                "pao_seat",
+                "the liable (pao) seat differs from the one the calls make liable",
+                hand,
+                recorded=recorded_pao,
+                computed=liable,
+                **where,
+            )
+        deltas = win_deltas(
+            value,
+            winner=ev.seat,
+            from_seat=ev.from_seat,
+            dealer=at.dealer,
+            players=players,
+            honba=at.honba,
+            sticks=sticks,
+            first_winner=first,
+            pao_seat=liable,
+            rules=self.rules,
+        )
+        row["comp_deltas"] = _fmt(tuple(deltas[:players]))
+        self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
+        return tuple(deltas)
+
+    def _win_value(
+        self,
+        ctx: WinContext,
+        ev: RecordedWin,
+        hand: HandLog,
+        score_win: Callable[[WinContext, RuleSet], WinValue],
+    ) -> WinValue:
+        """The win under the rules of the log's date; where its dates leave a
+        scoring rule open (the red fives), the reading the log follows, in a note."""
+        from replay_audit.auditing.era_readings import read_win
+
+        value, notes = read_win(self.era, self.rules, ctx, ev, score_win)
+        for note in notes:
+            self.add(INFO, note.field, note.message, hand, seq=ev.seq, seat=ev.seat)
+        return value
+
+    def _pao_seat(self, ev: RecordedWin, rr: ResultReplay | None, value: WinValue) -> int | None:
+        """The seat liable for this win (pao), from the calls: a liability the
+        replay found for a yakuman the hand scored and the rules give pao for."""
+        if rr is None:
+            return None
+        for yakuman, seat in rr.pao:
+            if yakuman in self.rules.pao_yakuman and yakuman in value.yakuman and seat != ev.seat:
+                return seat
+        return None
+
+    def _compare_deltas(
+        self,
+        category: str,
+        hand: HandLog,
+        seq: int,
+        recorded: Sequence[int],
+        computed: Sequence[int],
+    ) -> None:
+        players = self.meta.players
+        if not recorded:
+            return
+        for s in range(players):
+            if recorded[s] != computed[s]:
+                self.add(
+                    category,
+                    "delta",
+                    f"seat {s} recorded a payment of {recorded[s]:+d}, the rules give {computed[s]:+d}",
+                    hand,
+                    seq=seq,
+                    seat=s,
+                    recorded=recorded[s],
+                    computed=computed[s],
+                )

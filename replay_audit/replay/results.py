@@ -1,0 +1,259 @@
+"""Results: a win or a draw, as the moves imply it.
+
+Owns ``_Results``: the ``WinContext`` of each win (how it was won, situational
+yaku, dora and ura, pao) checked against the shown hand, and the ``DrawContext``
+of each draw (tenpai seats, nagashi, whether an abortive draw's condition held).
+
+Must not: take a recorded value into a context (who won, from whom and the pao
+seat are moves; the rest of a recorded result is only compared).
+"""
+
+from __future__ import annotations
+
+from replay_audit.model.events import (
+    RecordedDraw,
+    RecordedWin,
+)
+from replay_audit.model.meld import Meld
+from replay_audit.model.tiles import counts34, to_notation
+from replay_audit.replay.calls import _Calls
+from replay_audit.replay.compare import _json_key, _meld_text, _melds_key, _xml_key
+from replay_audit.replay.state import (
+    _OFFER_ANKAN,
+    _OFFER_DISCARD,
+    _OFFER_KAKAN,
+    _OFFER_KITA,
+    _TH_MASK,
+)
+from replay_audit.replay.values import ResultReplay
+from replay_audit.replay.waits import _has_wait
+from replay_audit.scoring.agari import is_complete
+from replay_audit.scoring.context import DrawContext, WinContext
+from replay_audit.scoring.hand import GARI_KINDS
+
+
+class _Results(_Calls):
+    """Wins and draws: the contexts the scorer reads."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ results
+
+    def _win(self, r: RecordedWin) -> ResultReplay:
+        s = r.seat
+        seq = r.seq
+        tsumo = r.seat == r.from_seat
+        hand = self.concealed[s]
+        chankan = rinshan = haitei = houtei = tenhou = chiihou = renhou = False
+        ippatsu_now = self.ippatsu[s]
+        if tsumo:
+            if s != self.to_act or self.after_call:
+                self._find("win_out_of_turn", "tsumo outside the winner's draw", seq, s)
+            win_tile = self.last_draw[s]
+            tiles = list(hand)
+            rinshan = self.drawn_rinshan
+            haitei = self.live == 0 and not rinshan
+            if self.uninterrupted and not self.discarded[s]:
+                tenhou = s == self.hand.dealer
+                chiihou = not tenhou
+        else:
+            lo = self.last_offer
+            if lo is None or lo[0] != r.from_seat or lo[0] == s:
+                self._find("ron_no_discard", f"ron with no tile from seat {r.from_seat}", seq, s)
+                return ResultReplay(r)
+            win_tile = lo[1]
+            if lo[2] == _OFFER_ANKAN and not self.rules.kokushi_ankan_ron:
+                self._find("ron_no_discard", "ron on an ankan", seq, s)
+            if lo[2] == _OFFER_KITA and not self.rules.kita_ron:
+                self._find("kita_ron_not_allowed", "ron on a set-aside North", seq, s)
+            chankan = lo[2] == _OFFER_KAKAN or lo[2] == _OFFER_ANKAN
+            if lo[2] == _OFFER_KAKAN and self.ippatsu_before_kakan is not None:
+                ippatsu_now = self.ippatsu_before_kakan[s]
+            houtei = self.live == 0 and lo[2] == _OFFER_DISCARD
+            renhou = self.uninterrupted and not self.discarded[s]
+            tiles = [*hand, win_tile]
+            self._check_furiten(s, seq, hand)
+        counts = counts34(tiles)
+        if not is_complete(counts):
+            self._find(
+                "win_incomplete",
+                "the winning hand is not complete",
+                seq,
+                s,
+                computed=to_notation(tiles, self.aka),
+            )
+        melds = tuple(self.melds[s])
+        riichi = self.riichi[s]
+        dora = self._dora()
+        ura: tuple[int, ...] = ()
+        if riichi:
+            ura = tuple(self.dead_ura[: len(dora)]) if self.dead_ura is not None else r.ura
+        self._check_win(r, tiles, melds, win_tile, dora, ura, riichi)
+        ctx = WinContext(
+            tiles=tuple(tiles),
+            melds=melds,
+            win_tile=win_tile,
+            tsumo=tsumo,
+            seat=s,
+            dealer=self.hand.dealer,
+            round_wind=self.hand.round_wind,
+            players=self.n,
+            riichi=riichi,
+            double_riichi=riichi and self.riichi_double[s],
+            ippatsu=riichi and ippatsu_now,
+            haitei=haitei,
+            houtei=houtei,
+            rinshan=rinshan,
+            chankan=chankan,
+            tenhou=tenhou,
+            chiihou=chiihou,
+            renhou=renhou,
+            dora_indicators=dora,
+            ura_indicators=ura,
+            honba=self.hand.honba,
+            gari_seen=self._gari_seen(s, tiles, melds),
+        )
+        return ResultReplay(r, win=ctx, pao=tuple(self.pao[s]))
+
+    def _gari_seen(self, s: int, tiles: list[int], melds: tuple[Meld, ...]) -> bool:
+        """Toutenkou karasu needs a winner who never had a gari tile: none in the
+        final hand, its calls and set-asides, or its discards.  Everything a seat
+        ever held ends in one of those (discards stay listed when called), so the
+        end state answers it.  Outside Toutenkou the flag is unused: True."""
+        if self.rules.scoring != "toutenkou":
+            return True
+        held = [*tiles, *self.discards[s]]
+        held += [t for m in melds for t in m.tiles]
+        return any(t >> 2 in GARI_KINDS for t in held)
+
+    def _check_win(
+        self,
+        r: RecordedWin,
+        tiles: list[int],
+        melds: tuple[Meld, ...],
+        win_tile: int,
+        dora: tuple[int, ...],
+        ura: tuple[int, ...],
+        riichi: bool,
+    ) -> None:
+        s, seq, aka = r.seat, r.seq, self.aka
+        key = _json_key if self.json else _xml_key
+        if r.hand and key(tiles) != key(r.hand):
+            self._find(
+                "hand",
+                "replayed concealed tiles differ from the recorded hand",
+                seq,
+                s,
+                recorded=to_notation(r.hand, aka),
+                computed=to_notation(tiles, aka),
+            )
+        if (r.hand or r.melds) and _melds_key(melds, self.json) != _melds_key(r.melds, self.json):
+            self._find(
+                "melds",
+                "replayed melds differ from the recorded melds",
+                seq,
+                s,
+                recorded=[_meld_text(m, aka) for m in r.melds],
+                computed=[_meld_text(m, aka) for m in melds],
+            )
+        if r.win_tile is not None and key([win_tile]) != key([r.win_tile]):
+            self._find(
+                "win_tile",
+                "replayed winning tile differs from the recorded machi",
+                seq,
+                s,
+                recorded=r.win_tile,
+                computed=win_tile,
+            )
+        if r.dora and key(dora) != key(r.dora):
+            self._find(
+                "dora",
+                "dora indicators differ from the recorded doraHai",
+                seq,
+                s,
+                recorded=tuple(r.dora),
+                computed=dora,
+            )
+        if r.dora and riichi and self.dead_ura is None and len(r.ura) != len(dora):
+            self._find(
+                "ura_count",
+                "the log gives a riichi win one ura indicator per dora indicator; this one does not",
+                seq,
+                s,
+                recorded=len(r.ura),
+                computed=len(dora),
+            )
+        elif r.dora and (riichi or r.ura) and key(ura) != key(r.ura):
+            self._find(
+                "ura",
+                "ura indicators differ from the recorded doraHaiUra",
+                seq,
+                s,
+                recorded=tuple(r.ura),
+                computed=ura,
+            )
+
+    def _draw_result(self, r: RecordedDraw) -> ResultReplay:
+        kind = r.kind
+        n = self.n
+        seats = len(self.concealed)
+        if kind == "exhaustive" or kind == "nm":
+            if self.live != 0:
+                self._find(
+                    "draw_wall_not_empty",
+                    "exhaustive draw with live tiles left",
+                    r.seq,
+                    None,
+                    computed=self.live,
+                )
+            tenpai = tuple(s < n and _has_wait(counts34(self.concealed[s])) for s in range(seats))
+            nagashi = tuple(s < n and self.nagashi[s] for s in range(seats))
+            if r.shown is not None:
+                shown = set(r.shown_seats)
+                for s in range(n):
+                    if (s in shown) != tenpai[s]:
+                        self._find(
+                            "tenpai",
+                            f"seat {s} is {'tenpai' if tenpai[s] else 'noten'} but the log "
+                            f"{'does not show' if tenpai[s] else 'shows'} its hand",
+                            r.seq,
+                            s,
+                            recorded=int(s in shown),
+                            computed=int(tenpai[s]),
+                            category="draw",
+                        )
+            ctx = DrawContext(tenpai=tenpai, nagashi=nagashi, dealer=self.hand.dealer, players=n)
+            return ResultReplay(r, draw=ctx)
+        return ResultReplay(r, abort_ok=self._abort_ok(r))
+
+    def _abort_ok(self, r: RecordedDraw) -> bool:
+        kind = r.kind
+        if kind == "yao9":
+            s = self.to_act
+            if s < 0 or self.after_call or not self.uninterrupted or self.discarded[s]:
+                return False
+            kinds = {t >> 2 for t in self.concealed[s]}
+            return len(self.concealed[s]) == 14 and sum(_TH_MASK >> k & 1 for k in kinds) >= 9
+        if kind == "reach4":
+            return len(self.riichi_accepted) == 4
+        if kind == "kaze4":
+            offers = self.offer_kinds
+            return (
+                self.uninterrupted
+                and len(offers) == 4
+                and len(set(self.offer_seats)) == 4
+                and 27 <= offers[0] <= 30
+                and offers.count(offers[0]) == 4
+            )
+        if kind == "kan4":
+            return self.kans == 4 and self.kan_seats & (self.kan_seats - 1) != 0
+        if kind == "ron3":
+            lo = self.last_offer
+            if lo is None:
+                return False
+            cand = r.shown_seats if r.shown is not None else range(self.n)
+            winners = [
+                s for s in cand if s != lo[0] and is_complete(counts34([*self.concealed[s], lo[1]]))
+            ]
+            return len(winners) == 3
+        return False

@@ -1,0 +1,201 @@
+"""The replayer: a table state machine that rebuilds every hand from its moves.
+
+``replay_game(game, rules)`` walks each hand's events in order and keeps the
+table the way the server kept it: concealed tiles per seat (tile ids), melds in
+calling order, rivers (called or not, tsumogiri, riichi tile), the live wall
+count and rinshan draws, dora indicators with Tenhou's kan-dora timing, riichi
+/ ippatsu / double riichi, furiten and the first-go-around flags.  From that it
+builds what the scorer needs for every result (``WinContext`` /
+``DrawContext``) and says whether an abortive draw's condition really held.
+
+Why a separate, honest account: the auditor compares what the log *recorded*
+against what the moves *imply*.  So nothing here reads a recorded value to
+decide anything.  From a result the replayer takes only the moves it stands
+for (who won, from whom); everything else in a ``RecordedWin`` /
+``RecordedDraw`` (hand, melds, machi, dora, ura, shown hands) is used only to
+*check* the replay, never to build a context.  The one exception is documented:
+ura indicators are not moves, so when the wall cannot be rebuilt from the
+SHUFFLE seed they are taken from the log (``ura_source == "log"``).
+
+Every broken rule becomes a ``Finding(category="replay")`` with its place
+(file, log id, hand label, hand index, event seq, seat); the replay goes on
+(lenient, best effort), because one bad move should not hide the rest of the
+game.  Field codes:
+
+=========================  ==================================================
+``draw_out_of_turn``       a draw by a seat that is not next
+``draw_empty_wall``        a live-wall draw with no live tile left
+``discard_out_of_turn``    a discard by a seat that has not drawn / called
+``discard_not_held``       a discarded tile the seat does not hold
+``call_not_last_discard``  chi/pon/daiminkan of a tile that was not just discarded
+``chi_not_left``           chi from anyone but the left player
+``chi_not_allowed``        chi in a game without chi (three-player)
+``call_not_held``          chi/pon/kan/kita tiles the caller does not hold
+``call_out_of_turn``       ankan/kakan/kita outside the caller's own turn
+``call_after_riichi``      chi/pon/kan (other than a legal ankan) after riichi
+``riichi_hand_changed``    a discard (or kita) after riichi other than the drawn tile
+``riichi_open``            riichi with an open hand
+``riichi_points``          riichi with less than the riichi cost
+``riichi_not_tenpai``      the riichi discard leaves a hand that is not tenpai
+``riichi_late``            riichi with fewer than 4 live tiles left
+``riichi_out_of_turn``     riichi outside the declarer's turn / twice
+``kan_empty_wall``         a kan (or kita) with no live tile left
+``fifth_kan``              a fifth kan
+``kita_not_allowed``       kita in a game without nukidora, or a non-North
+``dora_timing``            a DORA event where Tenhou's timing has none, or none
+                           where it has one
+``tile_duplicate``         a tile id seen twice (XML logs)
+``win_out_of_turn``        a tsumo not right after the winner's draw
+``ron_no_discard``         a ron with no discard/kakan/kita from ``from_seat``
+``ron_furiten``            a ron while furiten (own discards, passed, riichi)
+``kita_ron_not_allowed``   a ron on a set-aside North where the rules forbid it
+``win_incomplete``         the winner's hand is not complete
+``hand`` ``melds``         the replayed winner's tiles / melds differ from the log
+``win_tile``               the replayed winning tile differs from ``machi``
+``dora`` ``ura``           replayed (or wall) indicators differ from the log
+``ura_count``              a riichi win whose log-given ura indicators are not one
+                           per dora indicator (no wall to take them from)
+``wall``                   the rebuilt wall disagrees with the log's INIT/DORA
+``draw_wall_not_empty``    an exhaustive draw with live tiles left
+``seed``                   the game's SHUFFLE seed cannot be used (cut short or
+                           damaged; an unknown generator's is a note): once
+                           per game, and the walls are then not rebuilt
+=========================  ==================================================
+
+At exhaustive draws the computed tenpai seats are compared with the shown
+hands (XML only) as ``Finding(category="draw", field="tenpai")``.
+
+The loop is the hot path (a million games): integer tiles, plain lists per
+seat, no dict churn and no copies; dispatch is a ``type(ev) is X`` chain.
+
+This module owns ``replay_game``, ``replay_hand`` and ``_Table`` (the event
+dispatch over the rooms of ``replay.moves``, ``riichi``, ``calls`` and
+``results``).
+
+Must not: read a recorded result to decide anything, or import the auditor,
+the report or the runner.
+"""
+
+from __future__ import annotations
+
+from replay_audit.model.events import (
+    Call,
+    Discard,
+    Disconnect,
+    Draw,
+    Game,
+    HandLog,
+    NewDora,
+    Reconnect,
+    RecordedDraw,
+    RecordedWin,
+    RiichiAccept,
+    RiichiDeclare,
+)
+from replay_audit.model.findings import Finding
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.replay.results import _Results
+from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
+from replay_audit.replay.walls import _WallSource
+
+__all__ = [
+    "GameReplay",
+    "HandReplay",
+    "ResultReplay",
+    "replay_game",
+    "replay_hand",
+]
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameReplay:
+    """Replay every hand of ``game`` under ``rules``; never raises on bad moves.
+
+    With ``use_wall`` (the default) the wall is rebuilt from the SHUFFLE seed:
+    every draw and dora indicator is checked against it and ura indicators come
+    from it.  Rebuilding costs about a third of the replay time; batch runs that
+    only need the log's own ura can turn it off.
+
+    >>> from replay_audit.model.events import GameMeta
+    >>> g = Game(GameMeta("x.xml", None, "tenhou-xml", 4), (), ())
+    >>> replay_game(g, RuleSet()).hands
+    ()
+    """
+    walls = _WallSource(game) if use_wall else None
+    hands = tuple(replay_hand(game, hand, rules, walls) for hand in game.hands)
+    findings = tuple(f for h in hands for f in h.findings)
+    if walls is not None and walls.damage is not None:
+        category, message = walls.damage
+        seed = Finding(
+            category=category,
+            field="seed",
+            message=f"{message}: no wall is rebuilt, so draws, dora and ura are checked "
+            "against the log alone; the rest of the audit goes on",
+            file=game.meta.source,
+            log_id=game.meta.log_id,
+            recorded=len(game.meta.seed or ""),
+        )
+        findings = (seed, *findings)
+    return GameReplay(game, hands, findings)
+
+
+def replay_hand(
+    game: Game, hand: HandLog, rules: RuleSet, walls: _WallSource | None = None
+) -> HandReplay:
+    """Replay one hand; ``walls`` is the game's wall source (``replay_game`` makes
+    one; without it the hand is replayed with no wall)."""
+    wall = walls.for_hand(hand) if walls is not None else None
+    table = _Table(game, hand, rules, wall)
+    if wall is None and walls is not None and walls.usable and walls.seeded(hand):
+        table._find(
+            "wall", "no wall rebuilt from the seed matches this hand's deal", hand.seq, None
+        )
+    return table.run()
+
+
+class _Table(_Results):
+    """One hand's replay: the rooms of ``replay.moves``, ``replay.riichi``,
+    ``replay.calls`` and ``replay.results`` over the state of ``replay.state``;
+    ``run`` dispatches each event to its room."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ main loop
+
+    def run(self) -> HandReplay:
+        for ev in self.hand.events:
+            t = type(ev)
+            if t is Draw:
+                self._draw(ev)  # type: ignore[arg-type]  # t is Draw
+            elif t is Discard:
+                self._discard(ev)  # type: ignore[arg-type]  # t is Discard
+            elif t is Call:
+                self._call(ev)  # type: ignore[arg-type]  # t is Call
+            elif t is RiichiDeclare:
+                self._riichi_declare(ev)  # type: ignore[arg-type]  # t is RiichiDeclare
+            elif t is RiichiAccept:
+                self._riichi_accept(ev)  # type: ignore[arg-type]  # t is RiichiAccept
+            elif t is NewDora:
+                self._new_dora(ev)  # type: ignore[arg-type]  # t is NewDora
+            elif t is RecordedWin:
+                self.results.append(self._win(ev))  # type: ignore[arg-type]  # t is RecordedWin
+            elif t is RecordedDraw:
+                self.results.append(self._draw_result(ev))  # type: ignore[arg-type]  # t is RecordedDraw
+            elif t is Disconnect or t is Reconnect:
+                continue
+        self._check_wall_dora()
+        ura_source: str | None = None
+        if any(r.win is not None and r.win.riichi for r in self.results):
+            ura_source = "wall" if self.dead_ura is not None else "log"
+        return HandReplay(
+            hand=self.hand,
+            results=tuple(self.results),
+            findings=tuple(self.findings),
+            riichi_accepted=tuple(self.riichi_accepted),
+            dora_indicators=self._dora(),
+            ura_source=ura_source,
+            sticks=self.sticks,
+            scores=tuple(self.scores),
+        )

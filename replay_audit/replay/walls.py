@@ -1,0 +1,202 @@
+"""The wall a hand was dealt from, rebuilt from the game's seed.
+
+Owns ``_WallSource`` (a game's walls, rebuilt lazily by ``replay_audit.wall``) and
+``_HandWall`` (one hand's dora, ura, live and rinshan tiles in draw order), with
+the position layouts they are read through.
+
+Must not: play moves or judge them; the table checks draws against what this gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from replay_audit.model.events import (
+    Game,
+    HandLog,
+)
+
+if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
+    from replay_audit.wall import Wall
+
+
+# --------------------------------------------------------------------------- wall
+
+
+@dataclass(frozen=True, slots=True)
+class _HandWall:
+    """What the replay needs of one rebuilt wall, as plain tuples (hot path)."""
+
+    dora: tuple[int, ...]
+    """The five dora indicators, INIT's first."""
+    ura: tuple[int, ...]
+    live: tuple[int, ...]
+    """Live draws in order."""
+    rinshan: tuple[int, ...]
+    """Replacement draws in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where things sit in a wall's draw order, for one (size, flipped, dealer).
+
+    Found by asking ``replay_audit.wall`` about a wall whose tiles are their own
+    positions, so the layout stays that module's knowledge; cached, because
+    calling its methods for every hand costs more than the replay itself."""
+
+    dora: tuple[int, ...]
+    ura: tuple[int, ...]
+    live: slice
+    rinshan: tuple[int, ...]
+    deal: tuple[frozenset[int], ...]
+    take_dora: Callable[[Sequence[int]], tuple[int, ...]]
+    """``itemgetter`` over ``dora`` (and below ``ura``, ``rinshan``, each seat's
+    ``deal``): gathers the positions in one C call, per hand."""
+    take_ura: Callable[[Sequence[int]], tuple[int, ...]]
+    take_rinshan: Callable[[Sequence[int]], tuple[int, ...]]
+    take_deal: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+
+
+_LAYOUTS: dict[tuple[int, bool, int], _Layout | None] = {}
+
+
+def _layout(wall: Wall, dealer: int) -> _Layout | None:
+    key = (len(wall.tiles), bool(getattr(wall, "flipped", False)), dealer)
+    if key in _LAYOUTS:
+        return _LAYOUTS[key]
+    try:
+        probe = type(wall)(tuple(range(key[0])), wall.dice, key[1])
+        deal_size = probe.deal_size
+        dora = tuple(probe.dora_indicator(k) for k in range(5))
+        ura = tuple(probe.ura_indicator(k) for k in range(5))
+        rinshan = tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
+        deal = tuple(frozenset(h) for h in probe.haipai(dealer))
+        lay: _Layout | None = _Layout(
+            dora=dora,
+            ura=ura,
+            live=slice(deal_size, deal_size + probe.live_count(0)),
+            rinshan=rinshan,
+            deal=deal,
+            take_dora=_taker(dora),
+            take_ura=_taker(ura),
+            take_rinshan=_taker(rinshan),
+            take_deal=tuple(_taker(tuple(sorted(h))) for h in deal),
+        )
+    except (ValueError, IndexError, TypeError, AttributeError):
+        lay = None
+    _LAYOUTS[key] = lay
+    return lay
+
+
+def _hand_wall(wall: Wall, hand: HandLog) -> _HandWall | None:
+    """The wall's indicators and draws if its deal matches the hand's INIT."""
+    lay = _layout(wall, hand.dealer)
+    if lay is None:
+        return None
+    tiles = wall.tiles
+    if tiles[lay.dora[0]] != hand.dora_indicator:
+        return None
+    for take, dealt in zip(lay.take_deal, hand.haipai, strict=False):
+        if set(take(tiles)) != set(dealt):
+            return None
+    return _HandWall(
+        dora=lay.take_dora(tiles),
+        ura=lay.take_ura(tiles),
+        live=tuple(tiles[lay.live]),
+        rinshan=lay.take_rinshan(tiles),
+    )
+
+
+def _taker(positions: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """``itemgetter(*positions)`` that always returns a tuple (also for 0 or 1)."""
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    return lambda tiles: tuple(tiles[i] for i in positions)
+
+
+class _WallSource:
+    """The walls of one game, rebuilt lazily from its seed by ``replay_audit.wall``.
+
+    Imported lazily so the replayer keeps working without that module, and any
+    seed it cannot reproduce (2006 logs have none; unknown generators) simply
+    means "no wall": the replay then takes ura from the log and says so.  Hand
+    ``i`` normally uses wall ``i``; trimmed excerpts start mid-game, so on a
+    mismatch later walls are searched for the one whose deal matches INIT.
+    """
+
+    SEARCH_LIMIT = 40
+
+    __slots__ = ("cache", "damage", "it", "mod", "players", "usable")
+
+    def __init__(self, game: Game) -> None:
+        self.players = game.meta.players
+        self.cache: list[Wall] = []
+        self.it: Iterator[Wall] | None = None
+        self.mod: Any = None  # the optional ``replay_audit.wall`` module, once imported
+        self.usable = False
+        self.damage: tuple[str, str] | None = None
+        """(category, message) when the game's seed cannot be used: one finding for
+        the game, not one per hand."""
+        try:
+            from replay_audit import wall as wall_mod  # optional, lazy
+        except ImportError:
+            return
+        self.mod = wall_mod
+        seed = game.meta.seed
+        if seed:
+            try:
+                self.it = wall_mod.iter_walls(seed, self.players)
+            except (ValueError, AttributeError) as exc:
+                self.it = None
+                form = wall_mod.seed_format(seed)
+                if form in (wall_mod.FORMAT_BASE64, wall_mod.FORMAT_HEX):
+                    self.damage = ("replay", f"the SHUFFLE seed is damaged ({exc})")
+                else:
+                    self.damage = ("info", f"the SHUFFLE seed is of an unknown generator ({exc})")
+        self.usable = True
+
+    def seeded(self, hand: HandLog) -> bool:
+        """Whether this hand has a seed the wall module can reproduce."""
+        return self.it is not None or _init_shuffle(hand) is not None
+
+    def for_hand(self, hand: HandLog) -> _HandWall | None:
+        if not self.usable:
+            return None
+        shuffle = _init_shuffle(hand)
+        if shuffle is not None:
+            try:
+                wall = self.mod.wall_from_init_shuffle(shuffle, self.players)
+            except (ValueError, AttributeError):
+                return None
+            return _hand_wall(wall, hand)
+        if self.it is None:
+            return None
+        i = hand.index
+        while len(self.cache) <= i and self._more():
+            pass
+        if i < len(self.cache) and (found := _hand_wall(self.cache[i], hand)) is not None:
+            return found
+        j = 0
+        while j < self.SEARCH_LIMIT:
+            if j >= len(self.cache) and not self._more():
+                break
+            if j != i and (found := _hand_wall(self.cache[j], hand)) is not None:
+                return found
+            j += 1
+        return None
+
+    def _more(self) -> bool:
+        if self.it is None or len(self.cache) >= self.SEARCH_LIMIT + 64:
+            return False
+        self.cache.append(next(self.it))
+        return True
+
+
+def _init_shuffle(hand: HandLog) -> str | None:
+    for key, value in hand.extra:
+        if key == "shuffle":
+            return value
+    return None

@@ -1,0 +1,237 @@
+"""The sections of the report page: summary, findings, players, games, details.
+
+Owns rendering each section from what ``PageTables`` gives, within the caps of
+``pieces``.
+
+Must not: read a report folder or compute statistics.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from replay_audit.report.html import charts, pieces
+from replay_audit.report.html.charts import placement_chart, score_chart
+from replay_audit.report.html.pieces import (
+    _FORMULAS,
+    PLAYER_COLUMNS,
+    PageTables,
+    _esc,
+    _table,
+    _table_rows,
+    game_anchor,
+    plural,
+)
+
+# ----------------------------------------------------------------------- sections
+
+
+def _summary_section(summary: Mapping[str, Any]) -> str:
+    rows = "".join(
+        f'<tr><th class="t">{_esc(k)}</th><td class="t">{_esc(v)}</td></tr>'
+        for k, v in summary.items()
+    )
+    return f'<section id="summary"><h2>Run summary</h2><table>{rows}</table></section>'
+
+
+def _gid(file: Any) -> str | None:
+    """The anchor of a finding's game, none for a finding without a file."""
+    if file is None or (not isinstance(file, str) and pd.isna(file)):
+        return None
+    return game_anchor(file)
+
+
+def _findings_section(
+    counts: pd.Series | None, total: int, shown: pd.DataFrame, detailed: set[str], rows: set[str]
+) -> str:
+    """The counts, then the first findings, linked to their hand in a detail section
+    (``detailed``) or else to their game's row (``rows``; an unreadable file has none)."""
+    parts = ['<section id="findings"><h2>Findings</h2>']
+    if total == 0 or shown.empty:
+        parts.append("<p>No findings: every recorded value matched.</p></section>")
+        return "".join(parts)
+    if counts is not None:
+        parts.append(
+            '<p class="note">'
+            + ", ".join(f"{_esc(k)}: {int(v)}" for k, v in counts.items())
+            + "</p>"
+        )
+    if total > pieces.MAX_FINDINGS:
+        parts.append(
+            f'<p class="note">Showing the first {pieces.MAX_FINDINGS} of {total} findings; '
+            "the CSV/Parquet outputs hold all of them.</p>"
+        )
+    links: list[str | None] = []
+    for _, f in shown.iterrows():
+        gid = _gid(f.get("file"))
+        hi = f.get("hand_index")
+        if gid and gid in detailed and hi is not None and not pd.isna(hi):
+            links.append(f"{gid}-h{int(hi)}")
+        else:
+            links.append(gid if gid in rows else None)
+    cols = [
+        c
+        for c in (
+            "category",
+            "field",
+            "file",
+            "log_id",
+            "hand",
+            "seq",
+            "seat",
+            "recorded",
+            "computed",
+            "message",
+        )
+        if c in shown.columns
+    ]
+    link_col = "hand" if "hand" in cols else cols[0]
+    file_links = [g if (g := _gid(f)) in rows else None for f in shown.get("file", [])]
+    parts.append('<div class="scroll">')
+    parts.append(
+        _table(
+            shown,
+            cols,
+            links={link_col: links, "file": file_links},
+            text_columns=("category", "field", "file", "log_id", "hand", "message"),
+        )
+    )
+    parts.append("</div></section>")
+    return "".join(parts)
+
+
+def _players_section(players: pd.DataFrame) -> str:
+    from replay_audit.stats import integer_counts
+
+    parts = ['<section id="players"><h2>Players</h2>']
+    if players is None or players.empty:
+        parts.append("<p>No player statistics.</p></section>")
+        return "".join(parts)
+    players = integer_counts(players)
+    parts.append(
+        '<p class="note">Rates are numerator ÷ denominator counters; hover a heading for '
+        "its definition. Empty cells: the denominator is zero.</p>"
+    )
+    if len(players) > pieces.MAX_PLAYERS:
+        parts.append(
+            f'<p class="note">Showing the {pieces.MAX_PLAYERS} players with the most games of '
+            f"{len(players)}; <code>replay-audit players REPORT_DIR --out players.csv</code> "
+            "writes all of them.</p>"
+        )
+    parts.append('<div class="scroll">')
+    parts.append(
+        _table(
+            players.head(pieces.MAX_PLAYERS),
+            PLAYER_COLUMNS,
+            text_columns=("player", "game_type"),
+            titles=_FORMULAS,
+        )
+    )
+    parts.append("</div>")
+    top = players.head(pieces.MAX_PLAYER_CHARTS if charts.charts_available() else 0)
+    if len(top) and len(players) > pieces.MAX_PLAYER_CHARTS:
+        parts.append(
+            f'<p class="note">Placement charts for the first {pieces.MAX_PLAYER_CHARTS} of '
+            f"{len(players)} players (most games first).</p>"
+        )
+    for i, (_, p) in enumerate(top.iterrows()):
+        places = 3 if str(p.get("game_type", "")).find("-3p") >= 0 else 4
+        chart = placement_chart(p.to_dict(), f"pc{i}", places)
+        caption = (
+            f"<b>{_esc(p.get('player'))}</b> ({_esc(p.get('game_type'))}): "
+            f"{html.escape(plural(p.get('games'), 'game'))}, avg place {_esc(p.get('avg_place'))}, "
+            f"win {_esc(p.get('win_rate'))}, deal-in {_esc(p.get('deal_in_rate'))}, "
+            f"riichi {_esc(p.get('riichi_rate'))}, call {_esc(p.get('call_rate'))}"
+        )
+        parts.append(f"<figure>{chart}<figcaption>{caption}</figcaption></figure>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
+    """Every game, or past ``pieces.MAX_GAMES`` games the ones in ``keep`` (link targets)
+    plus the first others up to the cap, read chunk by chunk; and the row ids."""
+    parts = ['<section id="games"><h2>Games</h2>']
+    anchors: set[str] = set()
+    total = tables.page_game_count()
+    if total == 0:
+        parts.append("<p>No games.</p></section>")
+        return "".join(parts), anchors
+    capped = total > pieces.MAX_GAMES
+    budget = max(0, pieces.MAX_GAMES - len(keep))
+    rows: list[str] = []
+    head = ""
+    text: set[str] = set()
+    cols: list[str] = []
+    shown = others = 0
+    for df in tables.page_game_chunks():
+        if not head:
+            cols = list(df.columns)
+            text = {c for c in cols if df[c].dtype == object}
+            head = _table(df.head(0), cols, text_columns=text).removesuffix("</tbody></table>")
+        if capped:
+            mask = []
+            for f in df["file"]:
+                forced = str(f) in keep
+                mask.append(forced or others < budget)
+                others += not forced and others < budget
+            df = df[mask]
+        shown += len(df)
+        ids = [game_anchor(f) for f in df["file"]]
+        anchors.update(ids)
+        fixed = {c for c in cols if c.startswith("final_points")}
+        rows.extend(_table_rows(df, cols, row_ids=ids, text=text, fixed=fixed))
+    if capped:
+        parts.append(
+            f'<p class="note">Showing {shown} of {plural(total, "game")}; games.csv / games.parquet '
+            "hold all (shown: every game a finding or score table links to, then the "
+            "first ones).</p>"
+        )
+    parts.append('<div class="scroll">')
+    parts.append(head + "".join(rows) + "</tbody></table>")
+    parts.append("</div></section>")
+    return "".join(parts), anchors
+
+
+def _detail_section(
+    history: pd.DataFrame, files: list[str], charted: set[str], n_games: int
+) -> str:
+    parts = ['<section id="scores"><h2>Scores by hand</h2>']
+    if not files:
+        parts.append("<p>No score history.</p></section>")
+        return "".join(parts)
+    parts.append(
+        f'<p class="note">Charts for the first {len(charted)} of {plural(n_games, "game")}; '
+        "games with findings also get their hand-by-hand table.</p>"
+    )
+    groups = {f: g for f, g in history.groupby("file", sort=False)}
+    for i, file in enumerate(files):
+        g = groups[file]
+        gid = game_anchor(file)
+        log_id = g["log_id"].iloc[0] if "log_id" in g else None
+        parts.append(f'<section class="game" id="{gid}-detail">')
+        parts.append(
+            f'<h3><a href="#{gid}">{_esc(log_id or file)}</a> <span class="note">{_esc(file)}</span></h3>'
+        )
+        if file in charted:
+            parts.append(f'<figure class="wide">{score_chart(g, f"sc{i}")}</figure>')
+        wide = g.pivot_table(
+            index=["hand_index", "label"], columns="seat", values="score", aggfunc="first"
+        ).reset_index()
+        names = g.drop_duplicates("seat").set_index("seat")["name"].to_dict()
+        wide.columns = [
+            c if isinstance(c, str) else f"{c}: {names.get(c, '')}" for c in wide.columns
+        ]
+        row_ids = [
+            f"{gid}-h{int(h)}" if lbl != "final" else f"{gid}-final"
+            for h, lbl in zip(wide["hand_index"], wide["label"], strict=True)
+        ]
+        cols = ["label", *[c for c in wide.columns if c not in ("hand_index", "label")]]
+        parts.append(_table(wide, cols, row_ids=row_ids, text_columns=("label",)))
+        parts.append("</section>")
+    parts.append("</section>")
+    return "".join(parts)

@@ -1,0 +1,137 @@
+"""``StoredAuditReport``: a report whose tables stay on disk until first read.
+
+Owns ``StoredAuditReport``: opening a report folder, and the extracts the HTML
+page reads part by part (``page_*``); reading the tables themselves, writing them
+and the summary are ``report.stored_tables``.
+
+Must not: audit, plan or run anything; it only reads what a run stored
+(``report.store``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from replay_audit.report.store import (
+    _JSON_COLUMNS_KEY,
+    SOURCE_COLUMN,
+    Store,
+    _from_json,
+)
+from replay_audit.report.stored_tables import _StoredTables
+from replay_audit.report.tables import table_frame
+
+# ------------------------------------------------------------------ the report
+
+
+class StoredAuditReport(_StoredTables):
+    """An ``AuditReport`` whose tables stay on disk until first read.
+
+    The report holds the run's paths and running totals only; the index and the
+    parts are read when a table is asked for. Each table is built by
+    ``report.table_frame`` from the stored rows, as in memory, so it equals the
+    table of an in-memory run. ``summary()``, CSV, Parquet and JSON writing (the
+    same bytes as in memory), the HTML page (through the ``page_*`` methods: counts,
+    first rows, the games it lists) and ``stats.players`` (through ``fact_chunks``)
+    never load a whole table, which is what keeps a million-file run in flat memory.
+    """
+
+    @classmethod
+    def open(cls, out: str | Path) -> StoredAuditReport:
+        """The report an earlier run stored under ``out`` (every file its index
+        holds, latest entries), to read tables or statistics without re-auditing."""
+        store = Store(Path(out))
+        if not store.index_path.is_file():
+            raise FileNotFoundError(f"no stored audit under {out} (no {store.index_path})")
+        return cls(out, store.read_parts())
+
+    def _page_tables(self) -> StoredAuditReport:
+        return self
+
+    def page_findings(self, limit: int) -> tuple[pd.Series, int, pd.DataFrame]:
+        """Category counts, number of findings and the first ``limit`` findings."""
+        from replay_audit.report.html import combine_counts
+
+        counts: list[pd.Series] = []
+        head: list[pd.DataFrame] = []
+        total = kept = 0
+        for df in self.typed_chunks("findings"):
+            total += len(df)
+            if "category" in df:
+                counts.append(df["category"].value_counts(sort=False))
+            if kept < limit and len(df):
+                head.append(df.head(limit - kept))
+                kept += len(head[-1])
+        return (
+            combine_counts(counts),
+            total,
+            pd.concat(head, ignore_index=True) if head else df.head(0),
+        )
+
+    def page_game_count(self) -> int:
+        return int(self.summary()["games"])
+
+    def page_game_chunks(self) -> Iterator[pd.DataFrame]:
+        return self.typed_chunks("games")
+
+    def page_history_files(self, first: int, also: set[str]) -> tuple[list[str], list[str], int]:
+        """Files with a score history in table order: those among the first ``first``
+        or in ``also``, the first ``first``, and how many there are. Reads only the
+        parts' ``file`` column."""
+        seen: set[str] = set()
+        ordered: list[str] = []
+        firsts: list[str] = []
+        self._history_sources = {}
+        for group in self._groups():
+            files: dict[str, str] = {}
+            for source, file in self._column_values("score_history", "file", group):
+                if file is not None and file == file:
+                    files.setdefault(str(file), source)
+            for file in sorted(files):
+                if file in seen:
+                    continue
+                seen.add(file)
+                is_first = len(firsts) < first
+                if is_first:
+                    firsts.append(file)
+                if is_first or file in also:
+                    ordered.append(file)
+                    self._history_sources[file] = files[file]
+        return ordered, firsts, len(seen)
+
+    def _column_values(
+        self, name: str, column: str, wanted: dict[str, str | None]
+    ) -> Iterator[tuple[str, Any]]:
+        """``(source path, value)`` of one column of the parts' current rows."""
+        for part in sorted({p for p in wanted.values() if p is not None}):
+            path = self.store.part_path(name, part)
+            if not path.exists():
+                continue
+            schema = pq.read_schema(path)
+            if column not in schema.names:
+                continue
+            one = pq.read_table(path, columns=[SOURCE_COLUMN, column])
+            meta = json.loads((schema.metadata or {}).get(_JSON_COLUMNS_KEY, b"[]"))
+            values = one.column(column).to_pylist()
+            if column in meta:
+                values = [None if v is None else _from_json(v) for v in values]
+            for source, value in zip(one.column(SOURCE_COLUMN).to_pylist(), values, strict=True):
+                if wanted.get(source) == part:
+                    yield source, value
+
+    def page_history(self, files: list[str]) -> pd.DataFrame:
+        """Score history of these files only (found by ``page_history_files``)."""
+        wanted = self._wanted()
+        paths = {self._history_sources.get(f, f) for f in files}
+        rows = self._rows("score_history", {p: wanted[p] for p in paths if p in wanted})
+        keep = set(files)
+        return table_frame("score_history", [r for r in rows if str(r.get("file")) in keep])
+
+    def __repr__(self) -> str:
+        return f"StoredAuditReport({str(self.store.root)!r}, files={len(self.paths)}, rules={self.rules!r})"

@@ -1,0 +1,230 @@
+"""Reading a stored report's tables: whole, in chunks, typed, and summed.
+
+Owns ``_StoredTables``: the run's paths and totals, the rows of a table read from
+the parts its index points at, the chunks the writers stream, the Parquet
+written part by part, and ``summary()`` from the index alone.
+
+Must not: audit or run anything, or render the page (``report.stored``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from replay_audit._version import __version__
+from replay_audit.auditing.rows import SCHEMA_VERSION
+from replay_audit.report.audit_report import AuditReport, parquet_table
+from replay_audit.report.store import (
+    ABSENT_COLUMN,
+    SOURCE_COLUMN,
+    Store,
+    Tally,
+    _union_schema,
+)
+from replay_audit.report.tables import CSV_TABLES, TABLE_COLUMNS, table_frame
+
+
+class _StoredTables(AuditReport):
+    """A report's tables read back from its store (``report.store``), whole or in chunks."""
+
+    def __init__(
+        self,
+        out: str | Path,
+        paths: Iterable[str],
+        rules: str = "auto",
+        run_stats: dict[str, Any] | None = None,
+        tally: Tally | None = None,
+    ) -> None:
+        self.store = Store(Path(out))
+        self.paths = sorted(set(paths))
+        self.rules = rules
+        self.run_stats = dict(run_stats or {})
+        self.rule_overrides: dict[str, str] = {}
+        self._tally = tally
+        self._tables: dict[str, pd.DataFrame] = {}
+        self._parts: dict[str, str | None] | None = None
+        self._history_sources: dict[str, str] = {}
+        """Source path of each file ``page_history_files`` picked (its rows' part)."""
+
+    def _wanted(self) -> dict[str, str | None]:
+        """The latest part of each path of this run, read from the index once (a
+        report writing CSV and HTML asks for it several times; a later run into the
+        same folder does not change what this report holds)."""
+        if self._parts is None:
+            index = self.store.read_parts()
+            self._parts = {p: index[p] for p in self.paths if p in index}
+        return self._parts
+
+    def _rows(self, name: str, wanted: dict[str, str | None]) -> list[dict[str, Any]]:
+        """Rows of table ``name`` of the given paths, read from their parts, by path."""
+        by_path = self.store.read_rows(name, wanted)
+        if name == "files":  # a file row whose part went missing still lists the file
+            return [got[0] if (got := by_path[p]) else {"file": p} for p in sorted(by_path)]
+        return [row for p in sorted(by_path) for row in by_path[p]]
+
+    def _frame(self, name: str, wanted: dict[str, str | None]) -> pd.DataFrame:
+        """Table ``name`` of the given paths, read from their parts."""
+        return table_frame(name, self._rows(name, wanted))
+
+    def _table(self, name: str) -> pd.DataFrame:
+        if name not in self._tables:
+            self._tables[name] = self._frame(name, self._wanted())
+        return self._tables[name]
+
+    files = property(lambda self: self._table("files"))
+    games = property(lambda self: self._table("games"))
+    hands = property(lambda self: self._table("hands"))
+    findings = property(lambda self: self._table("findings"))
+    hand_facts = property(lambda self: self._table("hand_facts"))
+    game_facts = property(lambda self: self._table("game_facts"))
+    score_history = property(lambda self: self._table("score_history"))
+
+    def _write_format(self, fmt: str, folder: Path) -> list[Path]:
+        if fmt == "parquet":
+            return self._write_parquet_streamed(folder)
+        # csv, json and jsonl: through table_chunks, one part at a time; html:
+        # bounded, through the page_* methods below
+        return super()._write_format(fmt, folder)
+
+    def table_chunks(self, name: str) -> Iterator[pd.DataFrame]:
+        return self.typed_chunks(name)
+
+    def _groups(self) -> list[dict[str, str | None]]:
+        """The run's paths grouped by part, parts in the order of their first path."""
+        groups: dict[str | None, dict[str, str | None]] = {}
+        for path, part in sorted(self._wanted().items()):
+            groups.setdefault(part, {})[path] = part
+        return list(groups.values())
+
+    def _columns(self, name: str, groups: list[dict[str, str | None]]) -> list[str]:
+        """The fixed columns of ``name``, then every other column the parts have."""
+        columns = list(TABLE_COLUMNS[name])
+        for part in dict.fromkeys(part for g in groups for part in g.values()):
+            f = self.store.part_path(name, part) if part is not None else None
+            if f is not None and f.exists():
+                for c in pq.read_schema(f).names:
+                    if c not in columns and c not in (SOURCE_COLUMN, ABSENT_COLUMN):
+                        columns.append(c)
+        return columns
+
+    def _chunks(self, name: str, groups: list[dict[str, str | None]]) -> Iterator[pd.DataFrame]:
+        """Table ``name`` one part at a time, every chunk with the same columns.
+
+        Each chunk is sorted as the whole table is, and parts come in the order of
+        their first path, so a fresh run yields the in-memory table's rows in its
+        order (a resumed run may interleave parts of several runs: its rows are then
+        grouped by part).
+        """
+        columns = self._columns(name, groups)
+        empty = True
+        for group in groups:
+            df = self._frame(name, group)
+            if not df.empty:
+                empty = False
+                yield df.reindex(columns=columns)
+        if empty:
+            yield table_frame(name, []).reindex(columns=columns)
+
+    def typed_chunks(
+        self, name: str, groups: list[dict[str, str | None]] | None = None
+    ) -> Iterator[pd.DataFrame]:
+        """Table ``name`` one part at a time, each column of the whole table's dtype.
+
+        Two passes over the parts: the first notes the kinds of values of each column
+        (``report.stream.ColumnKinds``), the second builds each chunk with them, so
+        writing the chunks one after the other gives what the whole table gives
+        (``12.0``, not ``12``, in a column another part made float).
+        """
+        from replay_audit.report.stream import ColumnKinds, typed_frame
+
+        groups = self._groups() if groups is None else groups
+        kinds = ColumnKinds(name)
+        for group in groups:
+            kinds.add(self._rows(name, group))
+        empty = True
+        for group in groups:
+            rows = self._rows(name, group)
+            if rows:
+                empty = False
+                yield typed_frame(name, rows, kinds)
+        if empty:
+            yield typed_frame(name, [], kinds)
+
+    # -- what the HTML page reads (``html.render_page``), never a whole table
+
+    def fact_chunks(self) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+        """``(hand_facts, game_facts)`` of one part at a time, both for the same
+        files: ``stats.players`` sums counters chunk by chunk in flat memory."""
+        for group in self._groups():
+            yield self._frame("hand_facts", group), self._frame("game_facts", group)
+
+    def _write_parquet_streamed(self, folder: Path) -> list[Path]:
+        """One Parquet file per table, written part by part.
+
+        Arrow needs one schema for the file, and a column can be all-null in one
+        part and typed in another, so a first pass collects every chunk's schema
+        and a second writes each chunk cast to their union (a column typed
+        differently in two parts, numbers here and text there, becomes text, as it
+        does in memory).
+        """
+        written = []
+        groups = self._groups()
+        for name in CSV_TABLES:
+            schemas = [parquet_table(df, self.rules).schema for df in self._chunks(name, groups)]
+            schema = _union_schema(schemas)
+            target = folder / f"{name}.parquet"
+            with pq.ParquetWriter(target, schema) as writer:
+                for df in self._chunks(name, groups):
+                    writer.write_table(parquet_table(df, self.rules).cast(schema))
+            written.append(target)
+        return written
+
+    def load(self) -> AuditReport:
+        """A plain in-memory ``AuditReport`` with every table loaded."""
+        return AuditReport(
+            files=self.files,
+            games=self.games,
+            hands=self.hands,
+            findings=self.findings,
+            hand_facts=self.hand_facts,
+            game_facts=self.game_facts,
+            score_history=self.score_history,
+            rules=self.rules,
+            rule_overrides=self.rule_overrides,
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """``AuditReport.summary()`` from the run's totals: no table is loaded."""
+        from replay_audit.model.findings import CATEGORIES, INFO
+
+        if self._tally is None:
+            self._tally = Tally()
+            index = self.store.read_index()
+            for p in self.paths:
+                if p in index:
+                    self._tally.add(index[p])
+        t = self._tally
+        games, hands, results, findings = t.counts
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "tool_version": __version__,
+            "rules": self.rules,
+            "files": t.files,
+            "files_ok": t.status.get("ok", 0),
+            "files_mismatch": t.status.get("mismatch", 0),
+            "files_error": t.status.get("error", 0),
+            "games": games,
+            "hands": hands,
+            "results": results,
+            "findings": findings,
+            "findings_by_category": {
+                c: t.categories[c] for c in CATEGORIES if t.categories.get(c) and c != INFO
+            },
+            "notes": t.categories.get(INFO, 0),
+            **self._overrides(),
+        }

@@ -1,0 +1,170 @@
+"""Report tables written one chunk at a time, equal to the whole-table writers.
+
+A stored run (``report.stored.StoredAuditReport``) holds its rows in Parquet parts and
+must write ``report.json`` and the HTML page without loading a whole table, yet
+produce the very bytes an in-memory report writes. Two things make that hold:
+
+* **One layout.** ``write_json`` is the only JSON writer: the in-memory report
+  passes each table as one chunk, the stored report part by part. The layout is
+  ``json.dumps(doc, ensure_ascii=False, indent=1)``, assembled piece by piece.
+* **One dtype per column.** pandas infers a column's dtype from the values it
+  sees, and ``DataFrame.to_json`` writes ``12`` for an ``int64`` column but
+  ``12.0`` for a ``float64`` one; a part where a column is all integers would
+  otherwise be written differently from the whole table, where another part's
+  ``None`` made it float. ``ColumnKinds`` collects, in a first pass, one sample
+  value per kind of value each column holds (about a dozen values a column at
+  most); ``typed_frame`` builds a chunk from its rows plus those samples, so
+  pandas infers the whole table's dtype, and drops the samples again.
+
+Must not: decide a table's columns or order (``report.tables``) or read a store.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from replay_audit.report.tables import INT_COLUMNS, TABLE_COLUMNS, _frame, sort_table
+
+_INT64 = (-(2**63), 2**63 - 1)
+_MISSING = object()
+"""Marks a sample "this key was absent from a row" (pandas fills those with NaN)."""
+
+
+def _kind(value: Any, int_column: bool) -> tuple[Any, ...]:
+    """What pandas' inference (and ``report._int_column``) can tell apart in a value.
+
+    Type, plus the range of an integer (int64, uint64, larger, negative) and, in
+    an integer column, whether the value converts to a 64-bit integer at all.
+    """
+    t = type(value)
+    if t is int:
+        if value < 0:
+            klass = 1 if value >= _INT64[0] else 4
+        else:
+            klass = 0 if value <= _INT64[1] else (2 if value < 2**64 else 3)
+        return (t, klass)
+    if t is float:
+        return (t, math.isnan(value), math.isinf(value))
+    if int_column and t is str:
+        try:
+            return (t, _INT64[0] <= int(value) <= _INT64[1])
+        except ValueError:
+            return (t, False)
+    return (t,)
+
+
+class ColumnKinds:
+    """Column order and one sample value per kind of value, over many chunks of rows.
+
+    >>> kinds = ColumnKinds("games")
+    >>> kinds.add([{"file": "a", "x": 1}])
+    >>> kinds.add([{"file": "b", "x": None}])
+    >>> typed_frame("games", [{"file": "a", "x": 1}], kinds)["x"].tolist()
+    [1.0]
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.samples: dict[str, dict[tuple[Any, ...], Any]] = {
+            c: {} for c in TABLE_COLUMNS.get(name, [])
+        }
+        self.rows = 0
+
+    def add(self, rows: Iterable[dict[str, Any]]) -> None:
+        samples = self.samples
+        for row in rows:
+            self.rows += 1
+            for key, value in row.items():
+                kinds = samples.get(key)
+                if kinds is None:
+                    kinds = samples[key] = {}
+                    if self.rows > 1:  # the rows before did not have this key
+                        kinds[("missing",)] = _MISSING
+                kind = _kind(value, key in INT_COLUMNS)
+                if kind not in kinds:
+                    kinds[kind] = value
+            if len(row) < len(samples):
+                for key, kinds in samples.items():
+                    if key not in row and ("missing",) not in kinds:
+                        kinds[("missing",)] = _MISSING
+
+    @property
+    def columns(self) -> list[str]:
+        """Fixed columns first, then the others in order of first appearance (as in memory)."""
+        return list(self.samples)
+
+    def sample_rows(self) -> list[dict[str, Any]]:
+        """Rows holding every sample of every column (and no kind that was not seen)."""
+        values = {c: list(k.values()) for c, k in self.samples.items() if k}
+        n = max((len(v) for v in values.values()), default=0)
+        return [
+            {c: v[i % len(v)] for c, v in values.items() if v[i % len(v)] is not _MISSING}
+            for i in range(n)
+        ]
+
+
+def typed_frame(name: str, rows: list[dict[str, Any]], kinds: ColumnKinds) -> pd.DataFrame:
+    """Table ``name`` of these rows, each column of the dtype the whole table has.
+
+    The samples go through pandas with the rows and are cut off before sorting,
+    so every conversion (``None`` to ``NaN``, ints to floats, ``Int64``) is
+    pandas' own, as in ``report.table_frame`` over every row of the run.
+    """
+    n = len(rows)
+    df = _frame([*rows, *kinds.sample_rows()], TABLE_COLUMNS.get(name))
+    df = df.iloc[:n].reindex(columns=kinds.columns).reset_index(drop=True)
+    return sort_table(name, df)
+
+
+# ------------------------------------------------------------------------- JSON
+
+
+def _nested(value: Any, level: int) -> str:
+    """``value`` as ``json.dumps(..., indent=1)`` lays it out ``level`` deep in a document.
+
+    Raw newlines in ``json.dumps`` output are structural only (newlines inside
+    strings are escaped), so indenting each line places it exactly.
+    """
+    return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + " " * level)
+
+
+def json_records(chunks: Iterable[pd.DataFrame]) -> Iterator[dict[str, Any]]:
+    """Rows as ``json.loads(df.to_json(orient="records"))`` gives them, chunk by chunk."""
+    for df in chunks:
+        yield from json.loads(df.to_json(orient="records", force_ascii=False))
+
+
+def write_json(
+    path: Path, summary: dict[str, Any], tables: Iterable[tuple[str, Iterable[pd.DataFrame]]]
+) -> Path:
+    """``{"summary": ..., <table>: [records], ...}`` written as it is produced.
+
+    The bytes equal ``json.dumps(doc, ensure_ascii=False, indent=1)`` of the whole
+    document, but only one chunk of one table is held at a time.
+    """
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        out.write('{\n "summary": ' + _nested(summary, 1))
+        for name, chunks in tables:
+            out.write(",\n " + json.dumps(name, ensure_ascii=False) + ": [")
+            first = True
+            for record in json_records(chunks):
+                out.write(("\n  " if first else ",\n  ") + _nested(record, 2))
+                first = False
+            out.write("]" if first else "\n ]")
+        out.write("\n}")
+    return path
+
+
+def write_jsonl(path: Path, chunks: Iterable[pd.DataFrame]) -> Path:
+    """One record per line, ``json.dumps(record, ensure_ascii=False)``: the records
+    ``write_json`` puts in the document's table, one chunk held at a time."""
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for record in json_records(chunks):
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path

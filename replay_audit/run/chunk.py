@@ -1,0 +1,92 @@
+"""The unit of work of a run: audit a chunk of files, write their parts.
+
+Owns ``ChunkTask`` (picklable: it crosses to worker processes and Dask workers),
+``ChunkResult`` and ``audit_chunk``, the function every engine runs.
+
+Must not: plan a run, schedule tasks, or hold results of other chunks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.report.store import ROW_TABLES, SOURCE_COLUMN, Store
+from replay_audit.run.keys import Worker, file_sha256, rules_key, work_key
+
+# ------------------------------------------------------------------ the chunk task
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkTask:
+    """One unit of work: audit these files, write their rows as part ``part``."""
+
+    paths: tuple[str, ...]
+    rules: RuleSet | None
+    strict: bool
+    out: str | None
+    part: str
+    worker: Worker = audit_file
+
+
+def _categories(fa: FileAudit) -> dict[str, int]:
+    """Findings per category, kept in the index so a summary needs no table."""
+    out: dict[str, int] = {}
+    for f in fa.findings:
+        out[f["category"]] = out.get(f["category"], 0) + 1
+    return out
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    entries: list[dict[str, Any]]
+    """One index entry per file (its ``file_row`` included)."""
+    audits: list[FileAudit] = field(default_factory=list)
+    """The audits themselves, only when there is no ``out`` to write to."""
+
+    @property
+    def hands(self) -> int:
+        return sum(int(e["file_row"].get("hands") or 0) for e in self.entries)
+
+
+def audit_chunk(task: ChunkTask) -> ChunkResult:
+    """Audit the files of one chunk; with ``out``, write their parts and return the
+    index entries only (that is what keeps the parent's memory flat)."""
+    name, fingerprint = rules_key(task.rules)
+    audits: list[FileAudit] = []
+    entries: list[dict[str, Any]] = []
+    for path in task.paths:
+        try:
+            digest: str | None = file_sha256(path)
+        except OSError:
+            digest = None  # the worker reports the unreadable file itself
+        fa = task.worker(path, task.rules, strict=task.strict)
+        audits.append(fa)
+        entries.append(
+            {
+                "path": path,
+                "sha256": digest,
+                "rules": name,
+                "rules_fingerprint": fingerprint,
+                "schema": SCHEMA_VERSION,
+                "code": work_key(task.worker),
+                "part": task.part if task.out is not None else None,
+                "file_row": fa.file_row(),
+                "categories": _categories(fa),
+            }
+        )
+    if task.out is None:
+        return ChunkResult(entries, audits)
+    store = Store(Path(task.out))
+    store.write_part(
+        "files", task.part, [{SOURCE_COLUMN: fa.path, **fa.file_row()} for fa in audits]
+    )
+    for table in ROW_TABLES:
+        rows = [{SOURCE_COLUMN: fa.path, **row} for fa in audits for row in getattr(fa, table)]
+        if rows:
+            store.write_part(table, task.part, rows)
+    return ChunkResult(entries)

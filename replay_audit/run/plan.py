@@ -1,0 +1,124 @@
+"""Planning a run: which files to audit, which an earlier run already did, and
+how to cut the work into chunk tasks.
+
+Owns ``Plan``, ``plan_run`` and ``chunk_tasks``.
+
+Must not: execute tasks (the engines do) or audit a file.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import SCHEMA_VERSION
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.report.store import IndexEntry, Store, Tally
+from replay_audit.report.stored import StoredAuditReport
+from replay_audit.run.chunk import ChunkTask
+from replay_audit.run.keys import Worker, file_sha256, rules_key, work_key
+
+# ------------------------------------------------------------------ planning
+
+
+@dataclass(slots=True)
+class Plan:
+    """What a run must do: files to audit, and the files an earlier run already did."""
+
+    todo: list[str]
+    reused: list[str]
+    run: str
+    store: Store | None
+    tally: Tally = field(default_factory=Tally)
+    """Totals of the reused files (each new chunk adds its own as it is indexed)."""
+
+    def index(self, entries: Sequence[dict[str, Any]]) -> None:
+        """Record finished files: append their lines to the index, add to the totals."""
+        if self.store is not None:
+            self.store.append_index(entries)
+        for e in entries:
+            self.tally.add(IndexEntry.of(e))
+
+    def report(self, rules: str, stats: dict[str, Any]) -> StoredAuditReport:
+        assert self.store is not None
+        return StoredAuditReport(
+            self.store.root, [*self.reused, *self.todo], rules, stats, self.tally
+        )
+
+
+def plan_run(
+    files: Sequence[str],
+    rules: RuleSet | None,
+    out: str | Path | None,
+    resume: bool,
+    worker: Worker = audit_file,
+) -> Plan:
+    """Decide which files need auditing; with ``resume`` the rest come from the index."""
+    unique = list(dict.fromkeys(str(f) for f in files))
+    run = time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:6]
+    if out is None:
+        return Plan(unique, [], run, None)
+    store = Store(Path(out))
+    if not resume:
+        store.clear()
+        return Plan(unique, [], run, store)
+    name, fingerprint = rules_key(rules)
+    code = work_key(worker)
+    index = store.read_index()
+    plan = Plan([], [], run, store)
+    for path in unique:
+        entry = index.get(path)
+        if (
+            entry is not None
+            and entry.key[1:] == (name, fingerprint, SCHEMA_VERSION, code)
+            and entry.key[0] is not None
+            and _same_content(path, entry.key[0])
+        ):
+            plan.reused.append(path)
+            plan.tally.add(entry)
+        else:
+            plan.todo.append(path)
+    return plan
+
+
+def _same_content(path: str, digest: str) -> bool:
+    try:
+        return file_sha256(path) == digest
+    except OSError:
+        return False
+
+
+def chunk_tasks(
+    plan: Plan,
+    rules: RuleSet | None,
+    *,
+    strict: bool,
+    jobs: int,
+    files_per_part: int | None = None,
+    worker: Worker = audit_file,
+) -> list[ChunkTask]:
+    """Split the files to audit into tasks of a moderate size.
+
+    About four tasks per worker balance the load; at most 32 files a part keep
+    a worker's rows small and the parts frequent (the resume granularity).
+    """
+    todo = plan.todo
+    size = files_per_part or max(1, min(32, math.ceil(len(todo) / (max(jobs, 1) * 4))))
+    out = str(plan.store.root) if plan.store is not None else None
+    return [
+        ChunkTask(
+            paths=tuple(todo[i : i + size]),
+            rules=rules,
+            strict=strict,
+            out=out,
+            part=f"{plan.run}-{i // size:05d}",
+            worker=worker,
+        )
+        for i in range(0, len(todo), size)
+    ]

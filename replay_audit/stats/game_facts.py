@@ -1,0 +1,159 @@
+"""Per-(game, seat) facts and the score history of a game.
+
+Owns ``game_facts`` (places, final scores and points, rate changes, dealer
+streaks), ``placements``, ``dealer_streaks`` and ``score_history`` (each seat's
+score after every hand, for the charts).
+
+Must not: aggregate over games (``stats.aggregate``) or render anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from replay_audit.model.events import (
+    Game,
+)
+from replay_audit.stats.identity import game_rules, game_type, lobby, platform, player_key, seats
+from replay_audit.stats.tenhou_rank import rate_change
+
+# --------------------------------------------------------------------- game facts
+
+
+def placements(scores: Iterable[int]) -> tuple[int, ...]:
+    """Places 1..N by final score; equal scores go to the earlier seat (seat order
+    from the first dealer, as ranked Tenhou lobbies do).
+
+    >>> placements([25000, 30000, 25000, 20000])
+    (2, 1, 3, 4)
+    """
+    scores = list(scores)
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    places = [0] * len(scores)
+    for place, seat in enumerate(order, start=1):
+        places[seat] = place
+    return tuple(places)
+
+
+def game_facts(game: Game) -> list[dict[str, Any]]:
+    """One row per (game, seat): ``file, log_id, date, game_type, platform, rules,
+    players, hanchan, hands, complete, seat, name, final_score, final_points,
+    place, bust, lobby, dealer_streak, rate, rate_change``.
+
+    ``dealer_streak``: the most times the seat *repeated* as dealer in a row
+    in this game (renchan count: a dealership with no repeat is 0, with two
+    repeats 2), whatever kept the seat (a win, tenpai at a draw, an abortive
+    draw); None if the seat was never dealer.  ``rate``: the seat's R from the
+    player list; ``rate_change``: Tenhou's R change of the game with the
+    400-games factor (``tenhou_rank.rate_change``), None unless the game is
+    finished and every seat has a rate.
+
+    Final values come from ``Game.owari`` (Tenhou's own last line, which also
+    moves leftover riichi sticks to the top); a game without it is
+    ``complete=False`` with empty final columns, so per-game statistics skip it.
+    """
+    rules = game_rules(game)
+    gtype = game_type(game)
+    n = game.meta.players
+    owari = game.owari
+    complete = owari is not None and len(owari.scores) >= n
+    places = placements(owari.scores[:n]) if complete and owari else ()
+    streaks = dealer_streaks(game)
+    rates = [p.rate for p in game.players[:n]]
+    known_rates = [r for r in rates if r is not None]
+    rated = complete and len(known_rates) == n  # every seat has a rate
+    lobby_name = lobby(game)
+    rows = []
+    for seat in seats(game):
+        rows.append(
+            {
+                "file": game.meta.source,
+                "log_id": game.meta.log_id,
+                "date": game.meta.date,
+                "game_type": gtype,
+                "platform": platform(game),
+                "rules": rules.name,
+                "players": n,
+                "hanchan": game.meta.hanchan,
+                "hands": len(game.hands),
+                "complete": complete,
+                "seat": seat,
+                "name": player_key(game, seat),
+                "final_score": owari.scores[seat] if complete and owari else None,
+                "final_points": float(owari.points[seat]) if complete and owari else None,
+                "place": places[seat] if complete else None,
+                "bust": (owari.scores[seat] < 0) if complete and owari else None,
+                "lobby": lobby_name,
+                "dealer_streak": streaks.get(seat),
+                "rate": rates[seat] if seat < len(rates) else None,
+                "rate_change": (
+                    rate_change(places[seat], known_rates[seat], known_rates, n) if rated else None
+                ),
+            }
+        )
+    return rows
+
+
+def dealer_streaks(game: Game) -> dict[int, int]:
+    """Per seat, the longest run of *repeats* as dealer (renchan count).
+
+    Consecutive hands with the same ``round_index`` are one dealership; its
+    repeats are its hands minus one.  Seats that were never dealer are absent.
+
+    >>> from replay_audit.model.events import GameMeta, HandLog, Player
+    >>> def h(i, r):
+    ...     return HandLog(i, i, r, 0, 0, r % 4, (), (), 0)
+    >>> g = Game(GameMeta("x", None, "tenhou-xml", 4), (), tuple(
+    ...     h(i, r) for i, r in enumerate([0, 0, 0, 1, 2, 2, 3])))
+    >>> dealer_streaks(g)
+    {0: 2, 1: 0, 2: 1, 3: 0}
+    """
+    best: dict[int, int] = {}
+    run_round: int | None = None
+    run = 0
+    for hand in game.hands:
+        run = run + 1 if hand.round_index == run_round else 1
+        run_round = hand.round_index
+        best[hand.dealer] = max(best.get(hand.dealer, 0), run - 1)
+    return best
+
+
+# ------------------------------------------------------------------ score history
+
+
+def score_history(game: Game) -> list[dict[str, Any]]:
+    """One row per (hand, seat) with the score at the start of the hand, plus a
+    ``final`` row per seat (``hand_index = len(hands)``): the ``owari`` score, or
+    when the game has none, the last result's recorded scores plus its deltas.
+
+    This is the data of the score-over-time chart (amae-koromo#5)."""
+    n = game.meta.players
+    rows: list[dict[str, Any]] = []
+
+    def add(index: int, label: str, scores: tuple[int, ...]) -> None:
+        for seat in range(min(n, len(scores))):
+            rows.append(
+                {
+                    "file": game.meta.source,
+                    "log_id": game.meta.log_id,
+                    "hand_index": index,
+                    "label": label,
+                    "seat": seat,
+                    "name": player_key(game, seat),
+                    "score": scores[seat],
+                }
+            )
+
+    for hand in game.hands:
+        add(hand.index, hand.label, hand.scores)
+    final: tuple[int, ...] = ()
+    if game.owari is not None:
+        final = game.owari.scores
+    elif game.hands and game.hands[-1].results:
+        last = game.hands[-1].results[-1]
+        if last.scores_before and last.deltas:
+            final = tuple(b + d for b, d in zip(last.scores_before, last.deltas, strict=False))
+    if final:
+        add(len(game.hands), "final", final)
+    return rows
