@@ -8,8 +8,8 @@ Over the Phoenix files of the shared corpus, in one process, CPU time
   ``bench_floor.py`` and ``bench_audit.py``, here without the gunzip, timed apart);
 - **Python reader**: ``parsers.tenhou_xml.parse_tenhou_xml``, the ``Game`` of events;
 - **core to arrays**: ``_core.read_mjlog``, the columns as numpy arrays;
-- **core to Arrow events table**: ``native.mjlog_events``;
-- **core + Game**: ``native.game_from_core``, the same ``Game`` as the Python reader.
+- **core to Arrow events table**: ``columns.mjlog_events``;
+- **core + Game**: ``from_columns.game_from_core``, the same ``Game`` as the Python reader.
 
 It checks first that the core reads every file and builds the Python reader's Game.
 
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from replay_audit import _core, native
-from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
+from replay_audit import _core
+from replay_audit.parsers.tenhou_xml import columns, from_columns, parse_tenhou_xml
 
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared/corpus/tenhou-xml/phoenix-2024"
 
@@ -60,7 +60,7 @@ def run_core_arrays(_blobs: list[bytes], docs: list[tuple[str, bytes]]) -> int:
 def run_core_arrow(_blobs: list[bytes], docs: list[tuple[str, bytes]]) -> int:
     rows = 0
     for _, data in docs:
-        table = native.mjlog_events(data)
+        table = columns.mjlog_events(data)
         assert table is not None
         rows += table.num_rows
     return rows
@@ -69,7 +69,7 @@ def run_core_arrow(_blobs: list[bytes], docs: list[tuple[str, bytes]]) -> int:
 def run_core_game(_blobs: list[bytes], docs: list[tuple[str, bytes]]) -> int:
     hands = 0
     for name, data in docs:
-        game = native.game_from_core(data, name)
+        game = from_columns.game_from_core(data, name)
         assert game is not None
         hands += len(game.hands)
     return hands
@@ -97,7 +97,7 @@ def main() -> None:
     blobs = [p.read_bytes() for p in paths]
     docs = [(str(p), gzip.decompress(b)) for p, b in zip(paths, blobs, strict=True)]
     for name, data in docs:  # the same answers, or the timing means nothing
-        assert native.game_from_core(data, name) == parse_tenhou_xml(data, name), name
+        assert from_columns.game_from_core(data, name) == parse_tenhou_xml(data, name), name
 
     best = dict.fromkeys(VARIANTS, float("inf"))
     counts: dict[str, int] = {}

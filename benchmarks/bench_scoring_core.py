@@ -14,9 +14,9 @@ clock), measured in one run, the engines taking turns, best of ``--rounds`` pass
   in the batch (``columns()`` gives them as int64 columns);
 * **core, batch from contexts**: the same, reading the ``WinContext`` objects in the
   clock (``WinBatch(...)``, ``add`` each, ``score``, ``columns``);
-* **core, ``native.score_win``**: one call per win, each returning a ``WinValue``
+* **core, ``scoring_core.score_win``**: one call per win, each returning a ``WinValue``
   (the Python object our engine returns; kept in a list);
-* **core, ``native.score_wins``**: the batch form returning ``WinValue`` objects;
+* **core, ``scoring_core.score_wins``**: the batch form returning ``WinValue`` objects;
 * **Python** ``score_win``, cold (run-time memos cleared) and warm;
 * ``mahjong`` 2.1.0 ``HandCalculator.estimate_hand_value`` (as in ``bench_scoring.py``);
 * riichienv 0.4.11 ``HandEvaluator(tiles, melds).calc(...)`` (as in
@@ -36,7 +36,8 @@ from typing import Any
 
 from bench_scoring import ROOT, _clear_caches, _load_corpus_reader, _mahjong_inputs
 
-from replay_audit import _core, native
+from replay_audit import _core
+from replay_audit.scoring import core as scoring_core
 from replay_audit.scoring.hand import score_win
 
 
@@ -69,7 +70,7 @@ def main() -> None:
     groups: dict[int, tuple[Any, list[Any]]] = {}
     for ctx, rules in jobs:
         groups.setdefault(id(rules), (rules, []))[1].append(ctx)
-    core_groups = [(native._core_rules(rules), ctxs) for rules, ctxs in groups.values()]
+    core_groups = [(scoring_core._core_rules(rules), ctxs) for rules, ctxs in groups.values()]
     assert all(r is not None for r, _ in core_groups), "a rule set the core leaves to Python"
 
     def prepared_batches() -> list[Any]:
@@ -98,12 +99,12 @@ def main() -> None:
         return out
 
     def per_call() -> list[Any]:
-        return [native.score_win(ctx, rules) for ctx, rules in jobs]
+        return [scoring_core.score_win(ctx, rules) for ctx, rules in jobs]
 
     def batch_values() -> list[Any]:
         out: list[Any] = []
         for rules, ctxs in groups.values():
-            out.extend(native.score_wins(ctxs, rules))
+            out.extend(scoring_core.score_wins(ctxs, rules))
         return out
 
     def python_cold() -> list[Any]:
@@ -130,8 +131,8 @@ def main() -> None:
     engines: dict[str, tuple[str, Callable[[], Any]]] = {
         "kernel": ("core, batch kernel (WinBatch.score)", kernel),
         "contexts": ("core, batch from WinContexts", from_contexts),
-        "per_call": ("core, native.score_win -> WinValue", per_call),
-        "batch_values": ("core, native.score_wins -> WinValue", batch_values),
+        "per_call": ("core, scoring_core.score_win -> WinValue", per_call),
+        "batch_values": ("core, scoring_core.score_wins -> WinValue", batch_values),
         "cold": ("Python score_win, cold caches", python_cold),
         "warm": ("Python score_win, warm caches", python_warm),
         "mahjong": ("mahjong 2.1.0", mahjong),

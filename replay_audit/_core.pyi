@@ -125,12 +125,16 @@ class WinBatch:
     def win_values(self) -> list[WinValue | None]:
         """Per win, the ``WinValue`` itself (None where declined)."""
 
-def read_mjlog(data: bytes) -> dict[str, Any] | None:
+def read_mjlog(
+    data: bytes, max_elements: int = 200000, max_attribute_length: int = 65536
+) -> dict[str, Any] | None:
     """One mjlog XML document (bytes, not gzipped) as columns: a dict of tables (``events``,
     ``melds``, ``hands``, ``agari``, ``ryuukyoku``, ``owari``, ``reach_scores``, ``pool``,
     ``strings``, ``game``; src/core/game.hpp), or None if the core declines the document."""
 
-def mjlog_decline_reason(data: bytes) -> str | None:
+def mjlog_decline_reason(
+    data: bytes, max_elements: int = 200000, max_attribute_length: int = 65536
+) -> str | None:
     """Why ``read_mjlog`` declines ``data``, or None if it reads it."""
 
 def decode_meld(

@@ -36,8 +36,9 @@ def corpus() -> Path:
 
 @pytest.fixture(scope="session")
 def corpus_games():
-    """Every mjlog XML of the corpus parsed once for the session (path -> Game):
-    the parse-level corpus tests share it instead of each reading the files."""
+    """Every mjlog XML of the corpus parsed once for the session (path -> Game) by
+    the Python reader (``engine="python"``): the parse-level corpus tests share it
+    instead of each reading the files, and the compiled reader is held equal to it."""
     need(CORPUS)
     import gzip
 
@@ -46,7 +47,9 @@ def corpus_games():
     paths = sorted((CORPUS / "tenhou-xml").rglob("*.xml.gz")) + sorted(
         (CORPUS / "pairs").glob("*.xml.gz")
     )
-    return {p: parse_tenhou_xml(gzip.decompress(p.read_bytes()), str(p)) for p in paths}
+    return {
+        p: parse_tenhou_xml(gzip.decompress(p.read_bytes()), str(p), engine="python") for p in paths
+    }
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,11 @@
 """The compiled mjlog reader (``_core.read_mjlog``, C++) against ``parsers.tenhou_xml``.
 
 The rule is equality over what the core accepts: for any bytes, the core either
-declines them (``native.game_from_core`` returns None, and ``native.read_game``
+declines them (``from_columns.game_from_core`` returns None, and ``parse_tenhou_xml``
 hands them to the Python reader) or builds from its columns the very ``Game`` the
 Python reader returns.  What the Python reader refuses (DOCTYPE and ENTITY
 declarations, truncated documents, bad tiles and seats, inputs over the limits), the
-core declines, so ``read_game`` raises the Python reader's error, class and message.
+core declines, so ``parse_tenhou_xml`` raises the Python reader's error, class and message.
 Checked over every mjlog XML of the shared corpus (no modern Phoenix log may be
 declined), the project's fixtures, hand-made bad inputs, every meld code, and
 hypothesis-mutated documents.
@@ -23,11 +23,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay_audit import native
-from replay_audit.errors import InvalidValueError, LimitExceededError, LogFormatError
-from replay_audit.events import Call, Discard, Draw, Game, NewDora, RecordedWin
+from replay_audit.io import read_log
+from replay_audit.model.errors import InvalidValueError, LogFormatError
+from replay_audit.model.events import Call, Discard, Draw, Game, NewDora, RecordedWin
 from replay_audit.parsers.meld_code import decode_meld
-from replay_audit.parsers.tenhou_xml import MAX_ATTRIBUTE_LENGTH, MAX_ELEMENTS, parse_tenhou_xml
+from replay_audit.parsers.tenhou_xml import (
+    MAX_ATTRIBUTE_LENGTH,
+    MAX_ELEMENTS,
+    columns,
+    from_columns,
+    parse_tenhou_xml,
+)
 from tests.conftest import CORPUS, FIXTURES, need
 
 try:
@@ -45,25 +51,25 @@ FIXTURE_XML = sorted(FIXTURES.rglob("*.xml"))
 
 def _python(data: bytes, source: str) -> Game | LogFormatError:
     try:
-        return parse_tenhou_xml(data, source)
+        return parse_tenhou_xml(data, source, engine="python")
     except LogFormatError as exc:
         return exc
 
 
 def check_same(data: bytes, source: str = "<bytes>") -> bool:
-    """The core declines ``data`` or agrees with the Python reader; ``read_game``
+    """The core declines ``data`` or agrees with the Python reader; ``parse_tenhou_xml``
     returns what the Python reader returns or raises its error.  True if the core
     read the document."""
     expected = _python(data, source)
-    core = native.game_from_core(data, source)
+    core = from_columns.game_from_core(data, source)
     if core is not None:
         assert isinstance(expected, Game), f"the core read what Python refuses: {expected!r}"
         assert core == expected
     if isinstance(expected, Game):
-        assert native.read_game(data, source=source) == expected
+        assert parse_tenhou_xml(data, source) == expected
     else:
         with pytest.raises(LogFormatError) as info:
-            native.read_game(data, source=source)
+            parse_tenhou_xml(data, source)
         assert type(info.value) is type(expected)
         assert str(info.value) == str(expected)
     return core is not None
@@ -85,7 +91,7 @@ def test_corpus_games_equal_python_reader(corpus_games: dict[Path, Game]) -> Non
     read = 0
     for path, expected in corpus_games.items():
         data = gzip.decompress(path.read_bytes())
-        game = native.game_from_core(data, str(path))
+        game = from_columns.game_from_core(data, str(path))
         if game is None:
             declined[path.parent.name] += 1
             assert "phoenix" not in path.parent.name, (
@@ -99,13 +105,18 @@ def test_corpus_games_equal_python_reader(corpus_games: dict[Path, Game]) -> Non
     print(f"core read {read} documents, declined {dict(declined) or 'none'}")
 
 
-def test_read_game_reads_paths_and_gzip() -> None:
+def test_read_log_reads_paths_and_gzip_by_the_core() -> None:
     paths = _corpus_paths() if CORPUS.exists() else []
     need(CORPUS)
     for path in paths[:: max(1, len(paths) // 40)]:
-        expected = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
-        assert native.read_game(path) == expected
-        assert native.read_game(path.read_bytes(), source=str(path)) == expected
+        data = gzip.decompress(path.read_bytes())
+        expected = parse_tenhou_xml(data, str(path), engine="python")
+        assert from_columns.game_from_core(data, str(path)) is not None
+        assert read_log(path) == expected
+        assert read_log(path.read_bytes(), source=str(path)) == expected
+        assert read_log(path, strict=False) == parse_tenhou_xml(
+            data, str(path), False, engine="python"
+        )
 
 
 @pytest.mark.parametrize("path", FIXTURE_XML, ids=lambda p: str(p.relative_to(FIXTURES)))
@@ -127,10 +138,10 @@ def test_events_table_matches_the_game() -> None:
     for path in [*paths[::97], *(p for p in paths if "special" in str(p)), *FIXTURE_XML[:8]]:
         data = path.read_bytes()
         data = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
-        table = native.mjlog_events(data)
+        table = columns.mjlog_events(data)
         if table is None:
             continue
-        game = parse_tenhou_xml(data, str(path))
+        game = parse_tenhou_xml(data, str(path), engine="python")
         rows = table.to_pylist()
         events = [(-1, e) for e in game.pre_game] + [
             (h.index, e) for h in game.hands for e in h.events
@@ -165,11 +176,13 @@ def test_events_table_matches_the_game() -> None:
                     event.win_tile,
                 )
             else:
-                assert native.EVENT_KINDS.index(kind) >= 3
-    tables = native.mjlog_tables(CLEAN.read_bytes())
+                assert columns.EVENT_KINDS.index(kind) >= 3
+    tables = columns.mjlog_tables(CLEAN.read_bytes())
     assert tables is not None
     assert set(tables) == {"events", "hands", "agari", "ryuukyoku", "game"}
-    assert tables["hands"].num_rows == len(parse_tenhou_xml(CLEAN.read_bytes()).hands)
+    assert tables["hands"].num_rows == len(
+        parse_tenhou_xml(CLEAN.read_bytes(), engine="python").hands
+    )
 
 
 # -------------------------------------------------------------------- bad inputs
@@ -246,7 +259,7 @@ def _bad_inputs() -> list[tuple[str, bytes]]:
 
 @pytest.mark.parametrize("case", _bad_inputs(), ids=lambda c: c[0])
 def test_bad_and_unusual_inputs(case: tuple[str, bytes]) -> None:
-    """Hand-made bad or unusual inputs: the core declines or agrees; ``read_game``
+    """Hand-made bad or unusual inputs: the core declines or agrees; ``parse_tenhou_xml``
     raises what the Python reader raises."""
     name, data = case
     read = check_same(data)
@@ -258,11 +271,11 @@ def test_bad_and_unusual_inputs(case: tuple[str, bytes]) -> None:
 
 def test_truncated_at_every_cut() -> None:
     """A document cut anywhere: declined (Python raises TruncatedLogError or another
-    LogFormatError, and read_game the same)."""
+    LogFormatError, and parse_tenhou_xml the same)."""
     data = CLEAN.read_bytes().rstrip()
     step = max(1, len(data) // 150)
     for cut in [*range(0, len(data) - 1, step), len(data) - 2, len(data) - 1]:
-        assert native.game_from_core(data[:cut]) is None, cut
+        assert from_columns.game_from_core(data[:cut]) is None, cut
         check_same(data[:cut])
 
 
@@ -278,38 +291,23 @@ def test_limits() -> None:
     assert moves  # the hand has moves to keep the filler in place
     many = head + filler + tail
     check_same(many)
-    assert native.game_from_core(many) is None
+    assert from_columns.game_from_core(many) is None
     # an attribute longer than MAX_ATTRIBUTE_LENGTH
     long_attr = _sub(base, rb'n0="[^"]*"', b'n0="' + b"a" * (MAX_ATTRIBUTE_LENGTH + 1) + b'"')
-    assert native.game_from_core(long_attr) is None
+    assert from_columns.game_from_core(long_attr) is None
     check_same(long_attr)
     # input over the core's size limit: declined before it is read
     assert _core.read_mjlog(base + b" " * (64 * 1024 * 1024)) is None
     assert "size limit" in str(_core.mjlog_decline_reason(base + b" " * (64 * 1024 * 1024)))
 
 
-def test_read_game_size_cap_as_read_log() -> None:
-    """``read_game``'s byte cap raises what ``io.read_log`` raises, before any reading."""
-    from replay_audit.io import read_log
-
-    data = RICH.read_bytes()
-    for blob in (data, gzip.compress(data)):
-        with pytest.raises(LimitExceededError) as ours:
-            native.read_game(blob, max_bytes=100)
-        with pytest.raises(LimitExceededError) as theirs:
-            read_log(blob, max_bytes=100)
-        assert str(ours.value) == str(theirs.value)
-    with pytest.raises(LimitExceededError):
-        native.read_game(RICH, max_bytes=100)
-
-
 def test_declined_document_is_refused_with_the_python_error() -> None:
     data = (FIXTURES / "bad" / "billion_laughs.xml").read_bytes()
-    assert native.game_from_core(data) is None
+    assert from_columns.game_from_core(data) is None
     with pytest.raises(LogFormatError, match="DOCTYPE/ENTITY"):
-        native.read_game(data)
+        parse_tenhou_xml(data)
     with pytest.raises(InvalidValueError):
-        native.read_game((FIXTURES / "bad" / "tile_136.xml").read_bytes())
+        parse_tenhou_xml((FIXTURES / "bad" / "tile_136.xml").read_bytes())
 
 
 # ------------------------------------------------------------------- meld codes
@@ -326,13 +324,13 @@ def test_every_meld_code_decodes_as_meld_code_py() -> None:
                     expected = decode_meld(m, who, gari=gari)
                 except InvalidValueError:
                     expected = None
-                got = native.decode_meld(m, who, gari=gari)
+                got = from_columns.decode_meld(m, who, gari=gari)
                 if got != expected:
                     pytest.fail(f"m={m} who={who} gari={gari}: core {got}, python {expected}")
                 accepted += expected is not None
     assert accepted == 199_984  # of 524,288 (code, seat, gari): both answers are exercised
     for m, who in ((-1, 0), (0x10000, 0), (0, 4), (0, -1)):
-        assert native.decode_meld(m, who) is None
+        assert from_columns.decode_meld(m, who) is None
         with pytest.raises(InvalidValueError):
             decode_meld(m, who)
 
@@ -422,7 +420,7 @@ def mutated(draw: st.DrawFn) -> bytes:
 @given(mutated())
 def test_mutated_documents_decline_or_agree(data: bytes) -> None:
     """Mutated real and hand-made documents: never a crash; the core declines or
-    builds the Python reader's Game; read_game matches the Python reader."""
+    builds the Python reader's Game; parse_tenhou_xml matches the Python reader."""
     check_same(data)
 
 
@@ -432,9 +430,9 @@ def test_tables_match_the_game() -> None:
     paths = _corpus_paths()
     for path in [*paths[::151], *(p for p in paths if "special" in str(p))]:
         data = gzip.decompress(path.read_bytes())
-        tables = native.mjlog_tables(data)
+        tables = columns.mjlog_tables(data)
         assert tables is not None, path
-        game = parse_tenhou_xml(data, str(path))
+        game = parse_tenhou_xml(data, str(path), engine="python")
         hands = tables["hands"].to_pylist()
         assert len(hands) == len(game.hands)
         for row, hand in zip(hands, game.hands, strict=True):
@@ -502,7 +500,7 @@ def test_owari_values_read_as_python_float(mantissa: int, point: int, neg: bool,
         digits if point == 0 else f"{digits[: len(digits) - point]}.{digits[len(digits) - point :]}"
     )
     doc = _sub(RICH.read_bytes(), rb'owari="300,[^,]*,', f'owari="300,{text},'.encode())
-    game = native.game_from_core(doc)
+    game = from_columns.game_from_core(doc)
     if game is not None:
         assert game.owari is not None
         assert repr(game.owari.points[0]) == repr(float(text)), text

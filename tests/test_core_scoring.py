@@ -1,6 +1,6 @@
 """The compiled core's scoring (``replay_audit._core``, C++) against the Python engine.
 
-``replay_audit.native.score_win`` / ``score_wins`` / ``win_deltas`` must return exactly
+``replay_audit.scoring_core.score_win`` / ``score_wins`` / ``win_deltas`` must return exactly
 what ``replay_audit.scoring.hand.score_win`` and ``replay_audit.scoring.payments.win_deltas``
 return: the same ``WinValue`` (yaku, yakuman, han, fu, fu items in order, limit, points,
 payments, error) and the same deltas.  Three ways of holding them together:
@@ -30,12 +30,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay_audit import native
-from replay_audit.eras import rules_of_date
-from replay_audit.events import Game, RecordedWin, RiichiAccept
 from replay_audit.io import read_log
-from replay_audit.meld import Meld, MeldKind
-from replay_audit.rules import (
+from replay_audit.model.events import Game, RecordedWin, RiichiAccept
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.model.rules import (
     MAJSOUL_3P,
     MAJSOUL_4P,
     PRESETS,
@@ -47,6 +45,8 @@ from replay_audit.rules import (
     rules_for_go_type,
     with_overrides,
 )
+from replay_audit.model.rules.eras import rules_of_date
+from replay_audit.scoring import core as scoring_core
 from replay_audit.scoring import hand as py_hand
 from replay_audit.scoring import payments as py_payments
 from replay_audit.scoring.context import WinContext, WinValue
@@ -197,7 +197,7 @@ def _variant(rules: RuleSet, index: int, memo: dict[tuple[int, int], RuleSet]) -
 def _deltas_both(value: WinValue, rules: RuleSet, args: dict[str, Any]) -> tuple[Any, Any]:
     """Both engines' deltas for the same arguments (an exception is compared too)."""
     out: list[Any] = []
-    for fn in (PY_WIN_DELTAS, native.win_deltas):
+    for fn in (PY_WIN_DELTAS, scoring_core.win_deltas):
         try:
             out.append(fn(value, rules=rules, **args))
         except Exception as exc:  # the same error is part of the contract
@@ -224,7 +224,7 @@ def test_every_corpus_win_scores_and_pays_the_same_in_both_engines(
             rules = _variant(win.rules, index, memo)
             checked += 1
             python = PY_SCORE_WIN(win.ctx, rules)
-            core = native.score_win(win.ctx, rules)
+            core = scoring_core.score_win(win.ctx, rules)
             if core != python:
                 differ.append(f"{win.where} rules {index}: {python} != {core}")
             by_rules.setdefault(id(rules), (rules, []))[1].append(win)
@@ -240,7 +240,7 @@ def test_every_corpus_win_scores_and_pays_the_same_in_both_engines(
                         differ.append(f"{win.where} rules {index} deltas: {a} != {b}")
         # the batch form: the same values, many wins per call
         for rules, group in by_rules.values():
-            batch = native.score_wins([w.ctx for w in group], rules)
+            batch = scoring_core.score_wins([w.ctx for w in group], rules)
             for win, value in zip(group, batch, strict=True):
                 if value != PY_SCORE_WIN(win.ctx, rules):
                     differ.append(f"{win.where} rules {index} (batch): {value}")
@@ -251,13 +251,13 @@ def test_every_corpus_win_scores_and_pays_the_same_in_both_engines(
 @needs_core
 def test_the_core_answers_hanfu_rules_and_leaves_toutenkou_to_python() -> None:
     # the core makes WinValue objects slot by slot: only while it knows every field
-    assert native._Python.load().core
-    assert tuple(f.name for f in dataclasses.fields(WinValue)) == native._VALUE_FIELDS
+    assert scoring_core._Python.load().core
+    assert tuple(f.name for f in dataclasses.fields(WinValue)) == scoring_core._VALUE_FIELDS
     for rules in (TENHOU_4P, TENHOU_3P, MAJSOUL_4P, MAJSOUL_3P):
-        assert native._core_rules(rules) is not None, rules.name
-    assert native._core_rules(PRESETS["toutenkou"]) is None
+        assert scoring_core._core_rules(rules) is not None, rules.name
+    assert scoring_core._core_rules(PRESETS["toutenkou"]) is None
     ctx = py_hand.context_from_notation("123m456p789s11s44z", "4z", tsumo=True)
-    assert _core.score_win(ctx, native._core_rules(TENHOU_4P)) is not None
+    assert _core.score_win(ctx, scoring_core._core_rules(TENHOU_4P)) is not None
 
 
 @needs_core
@@ -268,7 +268,7 @@ def test_batch_columns_match_the_values() -> None:
         py_hand.context_from_notation("123456789m1122p", "3p"),  # not complete
         py_hand.context_from_notation("555p555s22p99s", "2p", melds=["pon:555m"]),  # no yaku
     ]
-    batch = _core.WinBatch(native._core_rules(TENHOU_4P))
+    batch = _core.WinBatch(scoring_core._core_rules(TENHOU_4P))
     for ctx in ctxs:
         assert batch.add(ctx)
     batch.score()
@@ -300,16 +300,16 @@ def test_declined_contexts_fall_back_to_python() -> None:
         dataclasses.replace(ctx, round_wind=5),
         dataclasses.replace(ctx, melds=(Meld(MeldKind.PON, ()),)),
     ]
-    rules = native._core_rules(TENHOU_4P)
+    rules = scoring_core._core_rules(TENHOU_4P)
     for bad in odd:
         assert _core.score_win(bad, rules) is None
         try:
             expected: object = PY_SCORE_WIN(bad, TENHOU_4P)
         except Exception as exc:
             with pytest.raises(type(exc)):
-                native.score_win(bad, TENHOU_4P)
+                scoring_core.score_win(bad, TENHOU_4P)
         else:
-            assert native.score_win(bad, TENHOU_4P) == expected
+            assert scoring_core.score_win(bad, TENHOU_4P) == expected
     value = PY_SCORE_WIN(ctx, TENHOU_4P)
     args = {
         "winner": 5,
@@ -322,7 +322,7 @@ def test_declined_contexts_fall_back_to_python() -> None:
         "pao_seat": None,
     }
     with pytest.raises(ValueError, match="outside 4 players"):
-        native.win_deltas(value, rules=TENHOU_4P, **args)
+        scoring_core.win_deltas(value, rules=TENHOU_4P, **args)
 
 
 # ------------------------------------------------------------- the golden tests, twice
@@ -506,7 +506,7 @@ def _winning_hand(draw: st.DrawFn) -> tuple[WinContext, RuleSet]:
 @given(_winning_hand())
 def test_random_winning_hands_score_the_same(case: tuple[WinContext, RuleSet]) -> None:
     ctx, rules = case
-    assert native.score_win(ctx, rules) == PY_SCORE_WIN(ctx, rules)
+    assert scoring_core.score_win(ctx, rules) == PY_SCORE_WIN(ctx, rules)
 
 
 @needs_core
@@ -520,7 +520,7 @@ def test_random_tiles_score_the_same(tiles: list[int], tsumo: bool, rules: RuleS
     ctx = WinContext(
         tiles=tuple(tiles), melds=(), win_tile=tiles[-1], tsumo=tsumo, seat=1, dealer=0
     )
-    assert native.score_win(ctx, rules) == PY_SCORE_WIN(ctx, rules)
+    assert scoring_core.score_win(ctx, rules) == PY_SCORE_WIN(ctx, rules)
 
 
 @needs_core

@@ -82,6 +82,11 @@ def _resolve(base: str, name: str | None) -> str:
 def imports_of(module: str) -> set[str]:
     """The package's modules that ``module`` imports, anywhere in its source."""
     path = modules()[module]
+    if path.suffix == ".pyi":
+        # a compiled module imports nothing at run time: its stub's imports only name
+        # the types callers hand it (``_core`` builds the ``WinValue`` class that
+        # ``scoring.core`` gives it with ``set_value_type``)
+        return set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()

@@ -38,7 +38,7 @@ class _Hands(_Wins):
         """Audit one hand's results from its computed start (``at``: round, honba,
         sticks, dealer, scores); return the scores after it (``None`` when a
         result's payments could not be computed) and how it ended."""
-        from replay_audit.scoring.hand import score_win
+        from replay_audit.scoring.core import score_win  # the compiled engine, Python's values
         from replay_audit.scoring.payments import (
             exhaustive_draw_deltas,
             nagashi_deltas,

@@ -41,7 +41,7 @@ class _Wins(_ScoreChain):
         first: bool,
         score_win: Callable[[WinContext, RuleSet], WinValue],
     ) -> tuple[int, ...] | None:
-        from replay_audit.scoring.payments import win_deltas
+        from replay_audit.scoring.core import win_deltas
 
         row.update(
             result="tsumo" if ev.tsumo else "ron",

@@ -1,6 +1,7 @@
 """The wall a hand was dealt from, rebuilt from the game's seed.
 
-Owns ``_WallSource`` (a game's walls, rebuilt lazily by ``replay_audit.wall``) and
+Owns ``_WallSource`` (a game's walls, rebuilt lazily by the compiled core through
+``replay_audit.native``, or by ``replay_audit.wall`` where the core declines) and
 ``_HandWall`` (one hand's dora, ura, live and rinshan tiles in draw order), with
 the position layouts they are read through.
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from replay_audit import native
 from replay_audit.model.events import (
     Game,
     HandLog,
@@ -148,7 +150,7 @@ class _WallSource:
         seed = game.meta.seed
         if seed:
             try:
-                self.it = wall_mod.iter_walls(seed, self.players)
+                self.it = native.iter_walls(seed, self.players)
             except (ValueError, AttributeError) as exc:
                 self.it = None
                 form = wall_mod.seed_format(seed)
@@ -168,7 +170,7 @@ class _WallSource:
         shuffle = _init_shuffle(hand)
         if shuffle is not None:
             try:
-                wall = self.mod.wall_from_init_shuffle(shuffle, self.players)
+                wall = native.wall_from_init_shuffle(shuffle, self.players)
             except (ValueError, AttributeError):
                 return None
             return _hand_wall(wall, hand)

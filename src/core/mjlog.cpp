@@ -152,7 +152,8 @@ struct Pending {  // a BYE/UN after a hand's result, waiting for its place
 
 class Reader {
 public:
-    Reader(std::string_view data, GameTables& g) : d_(data), g_(g) {}
+    Reader(std::string_view data, GameTables& g, const Limits& limits)
+        : d_(data), g_(g), limits_(limits) {}
 
     void read() {
         if (d_.size() > kMaxInputBytes) decline("input over the size limit");
@@ -175,7 +176,7 @@ public:
                 end_root();
                 break;
             }
-            if (index >= kMaxElements) decline("too many elements");
+            if (index >= limits_.max_elements) decline("too many elements");
             if (in_hands_ && fast_tile(index)) {
                 ++index;
                 continue;
@@ -191,6 +192,7 @@ private:
     std::string_view d_;
     std::size_t p_ = 0;
     GameTables& g_;
+    Limits limits_;
     bool valid_[136] = {};
     bool in_hands_ = false;
     std::int32_t hand_ = -1;
@@ -256,7 +258,7 @@ private:
                 ++p_;
             }
             if (p_ >= n) decline("truncated inside an attribute");
-            if (p_ - v > kMaxAttributeLength) decline("attribute over the length limit");
+            if (p_ - v > limits_.max_attribute_length) decline("attribute over the length limit");
             const std::string_view value = d_.substr(v, p_ - v);
             ++p_;
             for (int i = 0; i < tag.count; ++i) {
@@ -821,10 +823,11 @@ bool decode_meld(long long code, int who, bool gari, DecodedMeld* out) {
     return true;
 }
 
-bool read_mjlog(std::string_view data, GameTables* out, std::string* reason) {
+bool read_mjlog(std::string_view data, GameTables* out, std::string* reason,
+                const Limits& limits) {
     *out = GameTables{};
     try {
-        Reader reader(data, *out);
+        Reader reader(data, *out, limits);
         reader.read();
     } catch (const Decline& d) {
         if (reason != nullptr) *reason = d.why;

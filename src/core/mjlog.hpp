@@ -25,13 +25,19 @@
 namespace replay_audit::core::mjlog {
 
 constexpr std::size_t kMaxInputBytes = 64u << 20;  // larger documents go to Python
-constexpr int kMaxElements = 200000;               // tenhou_xml.MAX_ELEMENTS
-constexpr std::size_t kMaxAttributeLength = 65536;  // tenhou_xml.MAX_ATTRIBUTE_LENGTH
+
+// The limits a stranger's document must keep: the Python reader's (its ``limits``
+// module), which it hands over on every call so the two can never differ.
+struct Limits {
+    int max_elements = 200000;                 // tenhou_xml.limits.MAX_ELEMENTS
+    std::size_t max_attribute_length = 65536;  // tenhou_xml.limits.MAX_ATTRIBUTE_LENGTH
+};
 constexpr int kToutenkou = 112;                    // tile-set key of a Toutenkou game
 
 // Reads one mjlog document (decompressed).  True and ``out`` filled, or false with
 // ``reason`` saying why the reader declined (``out`` is then unspecified).
-bool read_mjlog(std::string_view data, GameTables* out, std::string* reason);
+bool read_mjlog(std::string_view data, GameTables* out, std::string* reason,
+                const Limits& limits = Limits{});
 
 // decode_meld of replay_audit/parsers/meld_code.py: false where that raises.
 bool decode_meld(long long m, int who, bool gari, DecodedMeld* out);

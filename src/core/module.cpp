@@ -120,13 +120,21 @@ py::object ref_or_none(const mj::GameTables& g, std::int32_t ref) {
     return py::str(g.strings[static_cast<std::size_t>(ref)]);
 }
 
-py::object read_mjlog(const py::bytes& data) {
+mj::Limits limits_of(int max_elements, std::size_t max_attribute_length) {
+    mj::Limits limits;
+    limits.max_elements = max_elements;
+    limits.max_attribute_length = max_attribute_length;
+    return limits;
+}
+
+py::object read_mjlog(const py::bytes& data, int max_elements, std::size_t max_attribute_length) {
     const std::string_view view(data);
+    const mj::Limits limits = limits_of(max_elements, max_attribute_length);
     mj::GameTables g;
     bool ok;
     {
         py::gil_scoped_release release;
-        ok = mj::read_mjlog(view, &g, nullptr);
+        ok = mj::read_mjlog(view, &g, nullptr, limits);
     }
     if (!ok) return py::none();
     py::dict events;
@@ -242,10 +250,12 @@ py::object read_mjlog(const py::bytes& data) {
     return out;
 }
 
-py::object mjlog_decline_reason(const py::bytes& data) {
+py::object mjlog_decline_reason(const py::bytes& data, int max_elements,
+                                std::size_t max_attribute_length) {
     mj::GameTables g;
     std::string reason;
-    if (mj::read_mjlog(std::string_view(data), &g, &reason)) return py::none();
+    const mj::Limits limits = limits_of(max_elements, max_attribute_length);
+    if (mj::read_mjlog(std::string_view(data), &g, &reason, limits)) return py::none();
     return py::str(reason);
 }
 
@@ -752,11 +762,14 @@ PYBIND11_MODULE(_core, m) {
     m.def("sha512", &sha512, py::arg("data"), "The SHA-512 digest (the core's own code).");
     m.def("mt19937_outputs", &mt19937_outputs, py::arg("key"), py::arg("count"),
           "``count`` outputs of MT19937 seeded with init_by_array(key).");
-    m.def("read_mjlog", &read_mjlog, py::arg("data"),
+    m.def("read_mjlog", &read_mjlog, py::arg("data"), py::arg("max_elements") = 200000,
+          py::arg("max_attribute_length") = 65536,
           "One mjlog XML document (bytes, not gzipped) as columns: a dict of tables (events,\n"
           "melds, hands, agari, ryuukyoku, owari, reach_scores, pool, strings, game); None\n"
-          "if the reader declines the document (replay_audit.native explains the layout).");
+          "if the reader declines the document (replay_audit.parsers.tenhou_xml.columns\n"
+          "explains the layout).  The limits are the Python reader's, handed over.");
     m.def("mjlog_decline_reason", &mjlog_decline_reason, py::arg("data"),
+          py::arg("max_elements") = 200000, py::arg("max_attribute_length") = 65536,
           "Why read_mjlog declines ``data``, or None if it reads it.");
     m.def("decode_meld", &decode_meld, py::arg("m"), py::arg("who"), py::arg("gari") = false,
           "A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of\n"

@@ -1,6 +1,7 @@
 """An mjlog document: its name, its parse and its checks before the walk.
 
-Owns ``parse_tenhou_xml`` (the entry point), ``log_id_from_name``, parsing the
+Owns ``parse_tenhou_xml`` (the entry point: the compiled reader first, see
+``from_columns``, the Python walk for what it declines), parsing the
 bytes safely (truncated documents kept up to the cut) and refusing what no log
 has (``limits``).
 
@@ -10,6 +11,7 @@ Must not: read a hand (``builder``, ``hand``).
 from __future__ import annotations
 
 import gc
+from typing import Literal
 
 from lxml import etree
 
@@ -22,57 +24,28 @@ from replay_audit.model.events import (
     Game,
 )
 from replay_audit.parsers.tenhou_xml.builder import _Builder
+from replay_audit.parsers.tenhou_xml.from_columns import game_from_core
 from replay_audit.parsers.tenhou_xml.tags import (
-    _LOG_ID_LAST,
-    _SUFFIXES,
-    _TW,
     _Place,
     _xml_parser,
 )
+from replay_audit.parsers.tenhou_xml.values import log_id_from_name
 
 # ------------------------------------------------------------------- public API
 
-
-def log_id_from_name(name: str) -> str | None:
-    """The Tenhou log id a file name carries, or None.
-
-    >>> log_id_from_name("logs/2019021004gm-00a9-0000-e2f6516d&tw=2.mjlog")
-    '2019021004gm-00a9-0000-e2f6516d'
-    >>> log_id_from_name("double_ron.2024040112gm-00a9-0000-0123abcd.xml")
-    '2024040112gm-00a9-0000-0123abcd'
-    >>> log_id_from_name("archives/phoenix-2024.db::2024040112gm-00a9-0000-0123abcd")
-    '2024040112gm-00a9-0000-0123abcd'
-    >>> log_id_from_name("3p_kita_2024030112gm-00b9-0000-3a7c0f19.xml")
-    '2024030112gm-00b9-0000-3a7c0f19'
-    >>> log_id_from_name("era2006_20061028gm-0001-0000-1af63a72.xml.gz")
-    '20061028gm-0001-0000-1af63a72'
-    >>> log_id_from_name("2021061315gm-0641-11000-f25efe24.xml")
-    '2021061315gm-0641-11000-f25efe24'
-    >>> log_id_from_name("bye.xml.gz") is None
-    True
-    >>> log_id_from_name("x2024040112gm-00a9-0000-0123abcd.xml") is None  # not a word of its own
-    True
-    """
-    # an archive member (``replay_audit.io.archive``) is named DB::LOG_ID
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].rsplit("::", 1)[-1]
-    changed = True
-    while changed:
-        changed = False
-        for suffix in _SUFFIXES:
-            if base.lower().endswith(suffix):
-                base = base[: -len(suffix)]
-                changed = True
-        stripped = _TW.sub("", base)
-        if stripped != base:
-            base, changed = stripped, True
-    # a descriptive name may end in the id: "double_ron.2024...-0123abcd.xml",
-    # "3p_kita_2024...-3a7c0f19.xml"
-    m = _LOG_ID_LAST.search(base)
-    return m.group(1) if m else None
+Engine = Literal["auto", "python"]
+"""Who reads the document: the compiled reader where it can, or Python only."""
 
 
-def parse_tenhou_xml(data: bytes, source: str = "<bytes>", strict: bool = True) -> Game:
+def parse_tenhou_xml(
+    data: bytes, source: str = "<bytes>", strict: bool = True, *, engine: Engine = "auto"
+) -> Game:
     """Decode one mjlog document (already decompressed) into a ``Game``.
+
+    With ``engine="auto"`` the compiled reader reads the document when it can
+    (``from_columns.game_from_core``: the documents Tenhou writes, read whole, where
+    ``strict`` changes nothing) and the Python walk reads the rest; ``"python"``
+    always walks in Python.  Both give the same ``Game`` (``tests/test_core_mjlog.py``).
 
     Raises ``NotALogError`` (empty, HTML, not XML, other root),
     ``TruncatedLogError`` (document or game cut short), ``UnknownTagError``,
@@ -81,6 +54,12 @@ def parse_tenhou_xml(data: bytes, source: str = "<bytes>", strict: bool = True) 
     ``strict=False`` bad hands and truncation are recorded in ``Game.errors``
     instead (see the module docstring for what is kept).
     """
+    if engine == "auto":
+        game = game_from_core(data, source)
+        if game is not None:
+            return game
+    elif engine != "python":
+        raise ValueError(f"engine must be 'auto' or 'python', not {engine!r}")
     log_id = log_id_from_name(source)
     place: _Place = {"source": source, "log_id": log_id}
     # One event object per element and no cycles among them: the cyclic GC

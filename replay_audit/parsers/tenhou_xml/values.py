@@ -1,4 +1,5 @@
-"""Reading attribute values: deals, score lists, owari, legacy riichi.
+"""Reading attribute values: deals, score lists, owari, legacy riichi; the log id
+a file name carries (``log_id_from_name``).
 
 Owns the small pure readers of mjlog values (``_sc``, ``_owari``, ``_pair``,
 ``_split``), the deal check ``_valid_deal`` and the slot setters of the hot path.
@@ -24,7 +25,7 @@ from replay_audit.model.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.parsers.tenhou_xml.tags import _T
+from replay_audit.parsers.tenhou_xml.tags import _LOG_ID_LAST, _SUFFIXES, _T, _TW
 
 
 def _valid_deal(
@@ -153,3 +154,41 @@ def _owari(value: str | None) -> tuple[Owari | None, str | None]:
     chips = ",".join(v[8:]) if len(v) == 16 else None
     v = v[:8]
     return Owari(tuple(100 * int(x) for x in v[0::2]), tuple(float(x) for x in v[1::2])), chips
+
+
+def log_id_from_name(name: str) -> str | None:
+    """The Tenhou log id a file name carries, or None.
+
+    >>> log_id_from_name("logs/2019021004gm-00a9-0000-e2f6516d&tw=2.mjlog")
+    '2019021004gm-00a9-0000-e2f6516d'
+    >>> log_id_from_name("double_ron.2024040112gm-00a9-0000-0123abcd.xml")
+    '2024040112gm-00a9-0000-0123abcd'
+    >>> log_id_from_name("archives/phoenix-2024.db::2024040112gm-00a9-0000-0123abcd")
+    '2024040112gm-00a9-0000-0123abcd'
+    >>> log_id_from_name("3p_kita_2024030112gm-00b9-0000-3a7c0f19.xml")
+    '2024030112gm-00b9-0000-3a7c0f19'
+    >>> log_id_from_name("era2006_20061028gm-0001-0000-1af63a72.xml.gz")
+    '20061028gm-0001-0000-1af63a72'
+    >>> log_id_from_name("2021061315gm-0641-11000-f25efe24.xml")
+    '2021061315gm-0641-11000-f25efe24'
+    >>> log_id_from_name("bye.xml.gz") is None
+    True
+    >>> log_id_from_name("x2024040112gm-00a9-0000-0123abcd.xml") is None  # not a word of its own
+    True
+    """
+    # an archive member (``replay_audit.io.archive``) is named DB::LOG_ID
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].rsplit("::", 1)[-1]
+    changed = True
+    while changed:
+        changed = False
+        for suffix in _SUFFIXES:
+            if base.lower().endswith(suffix):
+                base = base[: -len(suffix)]
+                changed = True
+        stripped = _TW.sub("", base)
+        if stripped != base:
+            base, changed = stripped, True
+    # a descriptive name may end in the id: "double_ron.2024...-0123abcd.xml",
+    # "3p_kita_2024...-3a7c0f19.xml"
+    m = _LOG_ID_LAST.search(base)
+    return m.group(1) if m else None
