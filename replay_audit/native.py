@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from replay_audit.wall import Wall
 
 try:
-    from replay_audit import _core
+    from replay_audit import _core as _core  # re-exported to the core's bridges
 except ImportError:  # an install without the compiled core
     _core = None  # type: ignore[assignment]
 

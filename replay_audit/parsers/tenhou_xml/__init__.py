@@ -43,7 +43,7 @@ Must not: score, replay or audit; the parser only reads what the log says.
 
 from __future__ import annotations
 
-from replay_audit.parsers.tenhou_xml.document import log_id_from_name, parse_tenhou_xml
+from replay_audit.parsers.tenhou_xml.document import parse_tenhou_xml
 from replay_audit.parsers.tenhou_xml.limits import MAX_ATTRIBUTE_LENGTH, MAX_ELEMENTS
 from replay_audit.parsers.tenhou_xml.tags import _VALID_IDS as _VALID_IDS
 from replay_audit.parsers.tenhou_xml.tags import (
@@ -54,6 +54,7 @@ from replay_audit.parsers.tenhou_xml.tags import (
     TOUTENKOU_MISSING_KINDS,
 )
 from replay_audit.parsers.tenhou_xml.values import _valid_deal as _valid_deal
+from replay_audit.parsers.tenhou_xml.values import log_id_from_name
 
 __all__ = [
     "DISCARD_TAGS",
