@@ -4,6 +4,7 @@ The library API::
 
     import replay_audit
     game = replay_audit.read_log("2024041200gm-00a9-0000-1142b3d7.xml.gz")
+    events = replay_audit.events_table("2024041200gm-00a9-0000-1142b3d7.xml.gz")  # Arrow
     report = replay_audit.audit(["logs/"])          # AuditReport of DataFrames
     table = replay_audit.players(report)             # per-player statistics
     hand = replay_audit.score_hand("123m456p789s11z22z", win="2z", tsumo=True)
@@ -28,6 +29,7 @@ from replay_audit._version import __version__ as __version__
 _EXPORTS = {
     "read_log": "replay_audit.io.read",
     "iter_games": "replay_audit.io.read",
+    "events_table": "replay_audit.io.events_table",
     "audit": "replay_audit.report.api",
     "AuditReport": "replay_audit.report.audit_report",
     "read_report": "replay_audit.report.read",
@@ -48,6 +50,7 @@ __all__ = [
     "HandResult",
     "RuleSet",
     "audit",
+    "events_table",
     "games_table",
     "iter_games",
     "load_rules",
@@ -60,6 +63,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from replay_audit.io.events_table import events_table
     from replay_audit.io.read import iter_games, read_log
     from replay_audit.model.rules.presets import PRESETS, load_rules
     from replay_audit.model.rules.ruleset import RuleSet

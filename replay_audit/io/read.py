@@ -52,6 +52,22 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     return data
 
 
+def named_bytes(
+    path_or_bytes: str | Path | bytes, source: str | None, max_bytes: int
+) -> tuple[str, bytes]:
+    """The name errors will give and the content, decompressed and capped, of what
+    ``read_log`` takes: a path, an archive member or the bytes themselves."""
+    if isinstance(path_or_bytes, bytes):
+        name = source or "<bytes>"
+        data = path_or_bytes
+        if is_gzip(data):
+            data = gunzip_capped(data, max_bytes, source=name)
+        elif len(data) > max_bytes:
+            raise LimitExceededError(f"{len(data)} bytes (limit {max_bytes})", source=name)
+        return name, data
+    return source or str(path_or_bytes), read_bytes(path_or_bytes, max_bytes)
+
+
 def read_log(
     path_or_bytes: str | Path | bytes,
     *,
@@ -64,16 +80,7 @@ def read_log(
     Every error is a ``LogFormatError`` naming the file; ``strict=False``
     keeps the readable hands of a damaged log (see ``parsers.tenhou_xml``).
     """
-    if isinstance(path_or_bytes, bytes):
-        name = source or "<bytes>"
-        data = path_or_bytes
-        if is_gzip(data):
-            data = gunzip_capped(data, max_bytes, source=name)
-        elif len(data) > max_bytes:
-            raise LimitExceededError(f"{len(data)} bytes (limit {max_bytes})", source=name)
-    else:
-        name = source or str(path_or_bytes)
-        data = read_bytes(path_or_bytes, max_bytes)
+    name, data = named_bytes(path_or_bytes, source, max_bytes)
     try:
         fmt = sniff_format(data)
     except NotALogError as exc:
