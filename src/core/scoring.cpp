@@ -80,6 +80,26 @@ struct Splits {
     Split s[kMaxSplits];
 };
 
+void suit_splits(std::uint8_t* c, int lo, int hi, bool honors, Splits* out, bool* overflow);
+
+// The splits of what is left once a set (``form``, starting at kind ``i``) is taken
+// out of ``c``, each with that set put first: one branch of ``suit_splits``.
+void with_set_first(std::uint8_t* c, int lo, int hi, bool honors, std::uint8_t form, int i,
+                    Splits* out, bool* overflow) {
+    Splits sub;
+    suit_splits(c, lo, hi, honors, &sub, overflow);
+    for (int j = 0; j < sub.n; ++j) {
+        if (sub.s[j].n >= 4 || out->n >= kMaxSplits) { *overflow = true; break; }
+        Split& s = out->s[out->n++];
+        s.pair = sub.s[j].pair;
+        s.n = static_cast<std::uint8_t>(sub.s[j].n + 1);
+        s.form[0] = form;
+        s.kind[0] = static_cast<std::uint8_t>(i);
+        std::memcpy(s.form + 1, sub.s[j].form, sub.s[j].n);
+        std::memcpy(s.kind + 1, sub.s[j].kind, sub.s[j].n);
+    }
+}
+
 // _suit_splits: every split of one suit into sets and at most one pair, in the
 // Python order (pair first, then triplet, then run, each followed by the rest's splits).
 // ``c`` are absolute counts of kinds [lo, hi); kinds written absolute.
@@ -108,36 +128,14 @@ void suit_splits(std::uint8_t* c, int lo, int hi, bool honors, Splits* out, bool
     }
     if (c[i] >= 3) {
         c[i] -= 3;
-        Splits sub;
-        suit_splits(c, lo, hi, honors, &sub, overflow);
-        for (int j = 0; j < sub.n; ++j) {
-            if (sub.s[j].n >= 4 || out->n >= kMaxSplits) { *overflow = true; break; }
-            Split& s = out->s[out->n++];
-            s.pair = sub.s[j].pair;
-            s.n = static_cast<std::uint8_t>(sub.s[j].n + 1);
-            s.form[0] = kTriplet;
-            s.kind[0] = static_cast<std::uint8_t>(i);
-            std::memcpy(s.form + 1, sub.s[j].form, sub.s[j].n);
-            std::memcpy(s.kind + 1, sub.s[j].kind, sub.s[j].n);
-        }
+        with_set_first(c, lo, hi, honors, kTriplet, i, out, overflow);
         c[i] += 3;
     }
     if (!honors && i + 2 < hi && c[i + 1] && c[i + 2]) {
         c[i] -= 1;
         c[i + 1] -= 1;
         c[i + 2] -= 1;
-        Splits sub;
-        suit_splits(c, lo, hi, honors, &sub, overflow);
-        for (int j = 0; j < sub.n; ++j) {
-            if (sub.s[j].n >= 4 || out->n >= kMaxSplits) { *overflow = true; break; }
-            Split& s = out->s[out->n++];
-            s.pair = sub.s[j].pair;
-            s.n = static_cast<std::uint8_t>(sub.s[j].n + 1);
-            s.form[0] = kRun;
-            s.kind[0] = static_cast<std::uint8_t>(i);
-            std::memcpy(s.form + 1, sub.s[j].form, sub.s[j].n);
-            std::memcpy(s.kind + 1, sub.s[j].kind, sub.s[j].n);
-        }
+        with_set_first(c, lo, hi, honors, kRun, i, out, overflow);
         c[i] += 1;
         c[i + 1] += 1;
         c[i + 2] += 1;
