@@ -516,6 +516,10 @@ def test_group_events_builds_draws_and_discards_and_places_the_others() -> None:
     hand of -1 goes before the game, and inconsistent columns raise."""
     import numpy as np
 
+    from replay_audit.parsers.tenhou_xml import from_columns
+
+    assert from_columns._group_events is _core.group_events  # the build is not stale
+
     def cols(**kw: list[int]) -> list[np.ndarray]:
         types = {"hand": np.int32, "seq": np.int32, "kind": np.int8, "seat": np.int8}
         types |= {"tile": np.int16, "tsumogiri": np.int8}

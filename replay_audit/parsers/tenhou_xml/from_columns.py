@@ -65,6 +65,8 @@ def game_from_core(data: bytes, source: str = "<bytes>") -> Game | None:
     """The ``Game`` that ``parse_tenhou_xml(data, source)`` returns, read by the core
     and built from its columns; None if the core declines the document (or is not
     built): then only the Python reader can say what it is."""
+    if _group_events is None:  # a core built before group_events: the Python reader
+        return None
     cols = read_mjlog_columns(data)
     if cols is None:
         return None
@@ -163,7 +165,6 @@ def _build_game(cols: dict[str, Any], source: str) -> Game:
     # Draws and discards, ~90% of the events, are built by the core
     # (``_core.group_events``: each made by ``object.__new__`` and filled through
     # its slots, as the Python reader fills them); the others here, in document order.
-    assert _core is not None  # the columns came from it
     kinds = e["kind"]
     rest = (kinds != _DRAW) & (kinds != _DISCARD)
     others: list[ev.Event] = []
@@ -178,7 +179,8 @@ def _build_game(cols: dict[str, Any], source: str) -> Game:
         others.append(
             _other_event(ev, kind, seq, seat, tile, ref, melds, reach_scores, strings, wins, draws)
         )
-    pre_game, hand_events = _core.group_events(
+    assert _group_events is not None  # game_from_core checked it
+    pre_game, hand_events = _group_events(
         Draw,
         Discard,
         e["hand"],
@@ -378,6 +380,11 @@ def _draws(r: dict[str, Any], pool: list[int], owaris: list[Owari]) -> list[Reco
         )
     return out
 
+
+_group_events: Final = getattr(_core, "group_events", None)
+"""``_core.group_events``; None without the core, or with a stale build of it (an
+editable install not rebuilt since): ``game_from_core`` then declines every document,
+so the Python reader reads it, rather than every audit failing."""
 
 # (not used to build: they check, at import, the fields ``_core.group_events`` fills)
 _DRAW_SETTERS: Final = _slot_setters(Draw, ("seq", "seat", "tile"))
