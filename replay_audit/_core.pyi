@@ -137,6 +137,24 @@ def mjlog_decline_reason(
 ) -> str | None:
     """Why ``read_mjlog`` declines ``data``, or None if it reads it."""
 
+def group_events(
+    draw_cls: type,
+    discard_cls: type,
+    hand: Any,
+    seq: Any,
+    kind: Any,
+    seat: Any,
+    tile: Any,
+    tsumogiri: Any,
+    others: list[Any],
+    n_hands: int,
+    draw_kind: int,
+    discard_kind: int,
+) -> tuple[list[Any], list[list[Any]]]:
+    """A game's events grouped by hand, ``(pre_game, [events of hand 0, ...])``: each
+    draw and discard built here from the ``read_mjlog`` event columns (numpy arrays),
+    every other event taken in document order from ``others``."""
+
 def decode_meld(
     m: int, who: int, gari: bool = False
 ) -> tuple[int, tuple[int, ...], int | None, int | None, int | None] | None:

@@ -505,3 +505,51 @@ def test_owari_values_read_as_python_float(mantissa: int, point: int, neg: bool,
         assert game.owari is not None
         assert repr(game.owari.points[0]) == repr(float(text)), text
     check_same(doc)
+
+
+# ---------------------------------------------------------------- group_events
+
+
+def test_group_events_builds_draws_and_discards_and_places_the_others() -> None:
+    """``_core.group_events`` (what ``game_from_core`` builds the moves with): the
+    draws and discards equal the dataclasses' own, the others keep their order, a
+    hand of -1 goes before the game, and inconsistent columns raise."""
+    import numpy as np
+
+    from replay_audit.parsers.tenhou_xml import from_columns
+
+    assert from_columns._group_events is _core.group_events  # the build is not stale
+
+    def cols(**kw: list[int]) -> list[np.ndarray]:
+        types = {"hand": np.int32, "seq": np.int32, "kind": np.int8, "seat": np.int8}
+        types |= {"tile": np.int16, "tsumogiri": np.int8}
+        return [np.array(kw[k], dtype=t) for k, t in types.items()]
+
+    a, b = NewDora(2, 7), NewDora(5, 9)
+    columns = cols(
+        hand=[-1, 0, 0, 0, 1, 1],
+        seq=[0, 1, 2, 3, 4, 5],
+        kind=[9, 0, 1, 9, 1, 9],
+        seat=[-1, 2, 2, -1, 3, -1],
+        tile=[-1, 60, 61, -1, 135, -1],
+        tsumogiri=[0, 0, 1, 0, 0, 0],
+    )
+    pre, hands = _core.group_events(Draw, Discard, *columns, ["x", a, b], 2, 0, 1)
+    assert pre == ["x"]
+    assert hands == [[Draw(1, 2, 60), Discard(2, 2, 61, True), a], [Discard(4, 3, 135, False), b]]
+    assert type(hands[1][0].tsumogiri) is bool and hands[0][0].__class__ is Draw
+    with pytest.raises(ValueError, match="fewer others"):
+        _core.group_events(Draw, Discard, *columns, ["x", a], 2, 0, 1)
+    with pytest.raises(ValueError, match="more others"):
+        _core.group_events(Draw, Discard, *columns, ["x", a, b, b], 2, 0, 1)
+    with pytest.raises(IndexError):
+        _core.group_events(Draw, Discard, *columns, ["x", a, b], 1, 0, 1)
+
+    class Plain:
+        seq = seat = tile = 0
+
+    with pytest.raises(TypeError, match="not a slot"):
+        _core.group_events(Plain, Discard, *columns, ["x", a, b], 2, 0, 1)
+    short = [*columns[:5], columns[5][:3]]
+    with pytest.raises(ValueError, match="lengths"):
+        _core.group_events(Draw, Discard, *short, ["x", a, b], 2, 0, 1)

@@ -26,7 +26,13 @@ from hypothesis import strategies as st
 
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.report.audit_report import AuditReport
-from replay_audit.report.store import INDEX_NAME, PARTS_DIR, rows_to_table, table_to_rows
+from replay_audit.report.store import (
+    INDEX_NAME,
+    PARTS_DIR,
+    SOURCE_COLUMN,
+    rows_to_table,
+    table_to_rows,
+)
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import TABLES
 from replay_audit.run.local import audit_files
@@ -142,6 +148,29 @@ def test_codec_round_trips_rows_exactly(rows: list[dict[str, Any]]) -> None:
     for r, b in zip(rows, back, strict=True):
         for k in r:
             assert type(r[k]) is type(b[k])
+
+
+@settings(max_examples=100, deadline=None)
+@given(_rows, st.data())
+def test_codec_sources_make_the_table_of_rows_led_by_their_source(
+    rows: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    """``rows_to_table(rows, sources)`` (what the chunk worker writes, without copying
+    each row) is the very table of the rows that each begin with ``__source__``."""
+    sources = data.draw(
+        st.lists(st.sampled_from(["a.xml", "b.xml"]), min_size=len(rows), max_size=len(rows))
+    )
+    led = [{SOURCE_COLUMN: s, **r} for s, r in zip(sources, rows, strict=True)]
+    got, want = rows_to_table(rows, sources), rows_to_table(led)
+    assert got.equals(want) and got.schema.equals(want.schema, check_metadata=True)
+    assert table_to_rows(got) == led
+
+
+def test_codec_sources_refuse_a_source_key_or_a_wrong_count() -> None:
+    with pytest.raises(ValueError, match="__source__"):
+        rows_to_table([{SOURCE_COLUMN: "x"}], ["y"])
+    with pytest.raises(ValueError, match="one source per row"):
+        rows_to_table([{"a": 1}], [])
 
 
 def test_codec_keeps_nan_and_rejects_unknown_types() -> None:

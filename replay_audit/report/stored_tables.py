@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -27,6 +27,9 @@ from replay_audit.report.store import (
     _union_schema,
 )
 from replay_audit.report.tables import CSV_TABLES, TABLE_COLUMNS, table_frame
+
+if TYPE_CHECKING:
+    from replay_audit.report.stream import ColumnKinds
 
 
 class _StoredTables(AuditReport):
@@ -48,6 +51,8 @@ class _StoredTables(AuditReport):
         self._tally = tally
         self._tables: dict[str, pd.DataFrame] = {}
         self._parts: dict[str, str | None] | None = None
+        self._kinds: dict[str, ColumnKinds] = {}
+        """``ColumnKinds`` of each table over the whole run, once (CSV and JSON share it)."""
         self._history_sources: dict[str, str] = {}
         """Source path of each file ``page_history_files`` picked (its rows' part)."""
 
@@ -142,10 +147,15 @@ class _StoredTables(AuditReport):
         """
         from replay_audit.report.stream import ColumnKinds, typed_frame
 
+        whole_run = groups is None
         groups = self._groups() if groups is None else groups
-        kinds = ColumnKinds(name)
-        for group in groups:
-            kinds.add(self._rows(name, group))
+        kinds = self._kinds.get(name) if whole_run else None
+        if kinds is None:
+            kinds = ColumnKinds(name)
+            for group in groups:
+                kinds.add(self._rows(name, group))
+            if whole_run:
+                self._kinds[name] = kinds
         empty = True
         for group in groups:
             rows = self._rows(name, group)

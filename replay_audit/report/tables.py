@@ -10,6 +10,7 @@ Must not: audit, write files, or read a report folder.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pandas as pd
@@ -177,7 +178,14 @@ def yaku_names(ids: Any) -> str | None:
     >>> yaku_names("19,1,52,1"), yaku_names("39,42"), yaku_names(None)
     ('hatsu 1, dora 1', 'daisangen, tsuuiisou', None)
     """
-    if not isinstance(ids, str) or not ids.strip():
+    if not isinstance(ids, str):
+        return None
+    return _yaku_names(ids)  # a few hundred distinct cells in a whole corpus
+
+
+@functools.lru_cache(maxsize=4096)
+def _yaku_names(ids: str) -> str | None:
+    if not ids.strip():
         return None
     try:
         numbers = [int(x) for x in ids.split(",")]
@@ -199,8 +207,11 @@ def _limit_name(code: Any) -> str | None:
         return None
 
 
+_YAKUMAN_IDS = frozenset(str(i) for i in range(36, 52))
+
+
 def _is_yakuman_list(ids: Any) -> bool:
-    return isinstance(ids, str) and ids.split(",")[0].strip() in {str(i) for i in range(36, 52)}
+    return isinstance(ids, str) and ids.split(",")[0].strip() in _YAKUMAN_IDS
 
 
 def _add_names(df: pd.DataFrame) -> None:
@@ -253,6 +264,8 @@ def table_frame(name: str, rows: list[dict[str, Any]]) -> pd.DataFrame:
 def _int_column(col: pd.Series) -> pd.Series | pd.arrays.IntegerArray:
     """``Int64`` when every value fits in 64 bits; a hostile log can carry a
     20-digit number, and then the column stays as it is rather than failing."""
+    if col.dtype == "int64":  # no missing value: the same array, without a Python loop
+        return pd.array(col.to_numpy(), dtype="Int64")
     try:
         return pd.array([None if v is None or v != v else int(v) for v in col], dtype="Int64")
     except (OverflowError, TypeError, ValueError):

@@ -15,7 +15,7 @@ from typing import Any
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
-from replay_audit.report.store import ROW_TABLES, SOURCE_COLUMN, Store
+from replay_audit.report.store import ROW_TABLES, Store
 from replay_audit.run.keys import Worker, file_sha256, rules_key, work_key
 
 # ------------------------------------------------------------------ the chunk task
@@ -83,10 +83,15 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
         return ChunkResult(entries, audits)
     store = Store(Path(task.out))
     store.write_part(
-        "files", task.part, [{SOURCE_COLUMN: fa.path, **fa.file_row()} for fa in audits]
+        "files", task.part, [fa.file_row() for fa in audits], [fa.path for fa in audits]
     )
     for table in ROW_TABLES:
-        rows = [{SOURCE_COLUMN: fa.path, **row} for fa in audits for row in getattr(fa, table)]
+        rows = []
+        sources: list[str] = []
+        for fa in audits:
+            got = getattr(fa, table)
+            rows.extend(got)
+            sources.extend([fa.path] * len(got))
         if rows:
-            store.write_part(table, task.part, rows)
+            store.write_part(table, task.part, rows, sources)
     return ChunkResult(entries)

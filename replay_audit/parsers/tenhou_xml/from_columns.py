@@ -65,6 +65,8 @@ def game_from_core(data: bytes, source: str = "<bytes>") -> Game | None:
     """The ``Game`` that ``parse_tenhou_xml(data, source)`` returns, read by the core
     and built from its columns; None if the core declines the document (or is not
     built): then only the Python reader can say what it is."""
+    if _group_events is None:  # a core built before group_events: the Python reader
+        return None
     cols = read_mjlog_columns(data)
     if cols is None:
         return None
@@ -90,6 +92,37 @@ def _slot_setters(
     if fields != names:
         raise ImportError(f"{cls.__name__} fields changed to {fields}; update native.py")
     return tuple(getattr(cls, n).__set__ for n in names)
+
+
+def _other_event(
+    ev: Any,
+    kind: int,
+    seq: int,
+    seat: int,
+    tile: int,
+    ref: int,
+    melds: list[Meld],
+    reach_scores: list[tuple[int, ...]],
+    strings: list[str],
+    wins: list[RecordedWin],
+    draws: list[RecordedDraw],
+) -> Any:
+    """An event that is neither a draw nor a discard, from its row of the columns."""
+    if kind == _CALL:
+        return ev.Call(seq, seat, melds[ref])
+    if kind == _DECLARE:
+        return ev.RiichiDeclare(seq, seat)
+    if kind == _ACCEPT:
+        return ev.RiichiAccept(seq, seat, reach_scores[ref] if ref >= 0 else None)
+    if kind == _DORA:
+        return ev.NewDora(seq, tile)
+    if kind == _BYE:
+        return ev.Disconnect(seq, seat)
+    if kind == _UN:
+        return ev.Reconnect(seq, seat, unquote(strings[ref]))
+    if kind == _AGARI:
+        return wins[ref]
+    return draws[ref]
 
 
 def _build_game(cols: dict[str, Any], source: str) -> Game:
@@ -128,57 +161,39 @@ def _build_game(cols: dict[str, Any], source: str) -> Game:
 
     h = cols["hands"]
     n_hands = len(h["seq"])
-    hand_events: list[list[ev.Event]] = [[] for _ in range(n_hands)]
-    pre_game: list[ev.Event] = []
-    new = object.__new__
-    set_seq, set_seat, set_tile = _DRAW_SETTERS
-    set_dseq, set_dseat, set_dtile, set_tsumogiri = _DISCARD_SETTERS
-    Draw, Discard = ev.Draw, ev.Discard
     e = cols["events"]
-    current = -2
-    append = pre_game.append
-    obj: ev.Event
-    for hand, seq, kind, seat, tile, tsumogiri, ref in zip(
-        e["hand"].tolist(),
-        e["seq"].tolist(),
-        e["kind"].tolist(),
-        e["seat"].tolist(),
-        e["tile"].tolist(),
-        e["tsumogiri"].tolist(),
-        e["ref"].tolist(),
+    # Draws and discards, ~90% of the events, are built by the core
+    # (``_core.group_events``: each made by ``object.__new__`` and filled through
+    # its slots, as the Python reader fills them); the others here, in document order.
+    kinds = e["kind"]
+    rest = (kinds != _DRAW) & (kinds != _DISCARD)
+    others: list[ev.Event] = []
+    for seq, kind, seat, tile, ref in zip(
+        e["seq"][rest].tolist(),
+        kinds[rest].tolist(),
+        e["seat"][rest].tolist(),
+        e["tile"][rest].tolist(),
+        e["ref"][rest].tolist(),
         strict=True,
     ):
-        if hand != current:
-            current = hand
-            append = pre_game.append if hand < 0 else hand_events[hand].append
-        if kind == _DRAW:
-            obj = new(Draw)
-            set_seq(obj, seq)
-            set_seat(obj, seat)
-            set_tile(obj, tile)
-        elif kind == _DISCARD:
-            obj = new(Discard)
-            set_dseq(obj, seq)
-            set_dseat(obj, seat)
-            set_dtile(obj, tile)
-            set_tsumogiri(obj, tsumogiri == 1)
-        elif kind == _CALL:
-            obj = ev.Call(seq, seat, melds[ref])
-        elif kind == _DECLARE:
-            obj = ev.RiichiDeclare(seq, seat)
-        elif kind == _ACCEPT:
-            obj = ev.RiichiAccept(seq, seat, reach_scores[ref] if ref >= 0 else None)
-        elif kind == _DORA:
-            obj = ev.NewDora(seq, tile)
-        elif kind == _BYE:
-            obj = ev.Disconnect(seq, seat)
-        elif kind == _UN:
-            obj = ev.Reconnect(seq, seat, unquote(strings[ref]))
-        elif kind == _AGARI:
-            obj = wins[ref]
-        else:
-            obj = draws[ref]
-        append(obj)
+        others.append(
+            _other_event(ev, kind, seq, seat, tile, ref, melds, reach_scores, strings, wins, draws)
+        )
+    assert _group_events is not None  # game_from_core checked it
+    pre_game, hand_events = _group_events(
+        Draw,
+        Discard,
+        e["hand"],
+        e["seq"],
+        kinds,
+        e["seat"],
+        e["tile"],
+        e["tsumogiri"],
+        others,
+        n_hands,
+        _DRAW,
+        _DISCARD,
+    )
 
     chips = _spans(pool, h, "chips")
     hands = []
@@ -366,5 +381,11 @@ def _draws(r: dict[str, Any], pool: list[int], owaris: list[Owari]) -> list[Reco
     return out
 
 
+_group_events: Final = getattr(_core, "group_events", None)
+"""``_core.group_events``; None without the core, or with a stale build of it (an
+editable install not rebuilt since): ``game_from_core`` then declines every document,
+so the Python reader reads it, rather than every audit failing."""
+
+# (not used to build: they check, at import, the fields ``_core.group_events`` fills)
 _DRAW_SETTERS: Final = _slot_setters(Draw, ("seq", "seat", "tile"))
 _DISCARD_SETTERS: Final = _slot_setters(Discard, ("seq", "seat", "tile", "tsumogiri"))
