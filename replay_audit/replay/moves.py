@@ -3,6 +3,14 @@
 Owns ``_Moves``, the table's room for the live wall (every draw checked against
 the rebuilt wall), the rivers, nagashi and the kan-dora timing.
 
+``_moves`` is the reference for draws and discards.  The compiled core
+(``_core.play_moves``, ``src/core/replay.cpp``) plays their common case
+(``_moves_core``): in turn, held, seen once, as the wall has it, no riichi being
+declared, no kan dora due, no rinshan; it stops before anything else, which
+``_moves`` then plays.  ``tests/test_core_replay.py`` holds the two equal over the
+shared corpus.  JSON logs (no copy numbers) and installs without the core use
+``_moves`` alone; so does a replay with ``CORE_MOVES`` set to ``None``.
+
 Must not: handle calls, riichi or results.
 """
 
@@ -14,8 +22,12 @@ from replay_audit.model.events import (
     NewDora,
 )
 from replay_audit.model.tiles import counts34
+from replay_audit.native import _core
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
 from replay_audit.replay.waits import _has_wait
+
+CORE_MOVES = getattr(_core, "play_moves", None) if _core is not None else None
+"""The core's ``play_moves`` (None: a stale build, no core, or switched off by a test)."""
 
 
 class _Moves(_TableState):
@@ -23,16 +35,76 @@ class _Moves(_TableState):
 
     __slots__ = ()
 
-    def _moves(self, events: tuple[object, ...], i: int) -> int:
-        """Play the run of draws and discards that starts at ``events[i]``; return
-        the index of the first event that is neither.
+    def _play_moves(self, events: tuple[object, ...], i: int) -> int:
+        """Play draws and discards from ``events[i]`` on; the index reached.  The
+        core plays what it can of the run (``_moves``' common case); when it
+        declines the first move, ``_moves`` plays that one; without the core,
+        ``_moves`` plays the whole run."""
+        play = CORE_MOVES
+        if play is None or self.json:
+            return self._moves(events, i)
+        wall = self.wall
+        check_wall = wall is not None and self.wall_ok
+        got: tuple[int, int, int, bool, int, int, int, bool, int, int, int] = play(
+            events,
+            i,
+            Draw,
+            Discard,
+            (
+                self.seen,
+                self.concealed,
+                self.last_draw,
+                self.riichi,
+                self.ippatsu,
+                self.discards,
+                self.disc_mask,
+                self.nagashi,
+                self.last_disc_pos,
+                self.offer_seats,
+                self.offer_kinds,
+                self.discarded,
+            ),
+            (
+                self.n,
+                self.to_draw,
+                self.to_act,
+                self.after_call,
+                self.live,
+                self.rinshan_due,
+                self.live_drawn,
+                check_wall,
+                self.riichi_declared,
+                not self.dora_pending and len(self.indicators) == self.dora_due,
+                self.drawn_rinshan,
+            ),
+            wall.live if check_wall and wall is not None else (),
+            _TH_MASK,
+        )
+        j, to_draw, to_act, after_call, live, rinshan_due, live_drawn, rinshan, last, seat, tile = (
+            got
+        )
+        if last == 0:  # declined the first move: the reference plays it
+            return self._moves(events, i, i + 1)
+        self.to_draw = to_draw
+        self.to_act = to_act
+        self.after_call = after_call
+        self.live = live
+        self.rinshan_due = rinshan_due
+        self.live_drawn = live_drawn
+        self.drawn_rinshan = rinshan
+        self.last_offer = (seat, tile, _OFFER_DISCARD) if last == 2 else None
+        return j
+
+    def _moves(self, events: tuple[object, ...], i: int, end: int = -1) -> int:
+        """Play the run of draws and discards that starts at ``events[i]`` (up to
+        ``events[end]`` if given); return the index of the first event not played.
 
         The hot path (two thirds of all events): one call per run rather than per
         event, the state the run changes held in locals and written back once at
         its end (nothing the run calls reads them), the rare cases (findings,
         rinshan, riichi, kan dora) branching off inline.
         """
-        n_ev = len(events)
+        n_ev = len(events) if end < 0 else end
         n = self.n
         json = self.json
         seen = self.seen

@@ -170,7 +170,7 @@ class _Table(_Results):
             ev = events[i]
             t = type(ev)
             if t is Draw or t is Discard:
-                i = self._moves(events, i)  # the whole run of draws and discards
+                i = self._play_moves(events, i)  # a run of draws and discards
                 continue
             i += 1
             if t is Call:
