@@ -155,6 +155,21 @@ def group_events(
     draw and discard built here from the ``read_mjlog`` event columns (numpy arrays),
     every other event taken in document order from ``others``."""
 
+def play_moves(
+    events: tuple[Any, ...],
+    i: int,
+    draw_cls: type,
+    discard_cls: type,
+    lists: tuple[Any, ...],
+    scalars: tuple[int, ...],
+    wall_live: tuple[int, ...],
+    th_mask: int,
+) -> tuple[int, int, int, bool, int, int, int, bool, int, int, int]:
+    """The replay's plain draws and discards from ``events[i]`` on, on the replay's
+    lists (changed in place), stopping before anything rare (``replay.moves``):
+    (index reached, to_draw, to_act, after_call, live, rinshan_due, live_drawn,
+    drawn_rinshan, last, last_seat, last_tile)."""
+
 def decode_meld(
     m: int, who: int, gari: bool = False
 ) -> tuple[int, tuple[int, ...], int | None, int | None, int | None] | None:

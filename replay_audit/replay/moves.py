@@ -3,6 +3,14 @@
 Owns ``_Moves``, the table's room for the live wall (every draw checked against
 the rebuilt wall), the rivers, nagashi and the kan-dora timing.
 
+``_moves`` is the reference for draws and discards.  The compiled core
+(``_core.play_moves``, ``src/core/replay.cpp``) plays their common case
+(``_moves_core``): in turn, held, seen once, as the wall has it, no riichi being
+declared, no kan dora due, no rinshan; it stops before anything else, which
+``_moves`` then plays.  ``tests/test_core_replay.py`` holds the two equal over the
+shared corpus.  JSON logs (no copy numbers) and installs without the core use
+``_moves`` alone; so does a replay with ``CORE_MOVES`` set to ``None``.
+
 Must not: handle calls, riichi or results.
 """
 
@@ -14,8 +22,12 @@ from replay_audit.model.events import (
     NewDora,
 )
 from replay_audit.model.tiles import counts34
+from replay_audit.native import _core
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
 from replay_audit.replay.waits import _has_wait
+
+CORE_MOVES = getattr(_core, "play_moves", None) if _core is not None else None
+"""The core's ``play_moves`` (None: a stale build, no core, or switched off by a test)."""
 
 
 class _Moves(_TableState):
@@ -23,120 +35,234 @@ class _Moves(_TableState):
 
     __slots__ = ()
 
-    def _draw(self, ev: Draw) -> None:
-        # Hot path (a third of all events): every state field is read once and
-        # the rare cases (findings, rinshan) branch off.
-        s = ev.seat
-        tile = ev.tile
-        if s != self.to_draw:
-            self._find(
-                "draw_out_of_turn", f"seat {s} draws, seat {self.to_draw} is next", ev.seq, s
-            )
-        rinshan = self.rinshan_due == s
-        if rinshan:
-            self.rinshan_due = -1
-            self.ippatsu_before_kakan = None
-            if self.rinshan_from_live:
-                self.live -= 1
-        else:
-            if self.live <= 0:
-                self._find("draw_empty_wall", "draw from an empty live wall", ev.seq, s)
-            self.live -= 1
-            self.rinshan_due = -1
-        if not self.json:
-            seen = self.seen
-            if tile in seen:
-                self._find("tile_duplicate", f"tile {tile} appears twice", ev.seq, None)
-            seen.add(tile)
+    def _play_moves(self, events: tuple[object, ...], i: int) -> int:
+        """Play draws and discards from ``events[i]`` on; the index reached.  The
+        core plays what it can of the run (``_moves``' common case); when it
+        declines the first move, ``_moves`` plays that one; without the core,
+        ``_moves`` plays the whole run."""
+        play = CORE_MOVES
+        if play is None or self.json:
+            return self._moves(events, i)
         wall = self.wall
-        if rinshan:
-            i = self.rinshan_drawn
-            self.rinshan_drawn = i + 1
-            if wall is not None and self.wall_ok:
-                expect = wall.rinshan[i] if i < len(wall.rinshan) else -1
-                if tile != expect:
-                    self._wall_mismatch(ev, expect)
-        else:
-            i = self.live_drawn
-            self.live_drawn = i + 1
-            if wall is not None and self.wall_ok:
-                expect = wall.live[i] if i < len(wall.live) else -1
-                if tile != expect:
-                    self._wall_mismatch(ev, expect)
-        self.concealed[s].append(tile)
-        self.last_draw[s] = tile
+        check_wall = wall is not None and self.wall_ok
+        got: tuple[int, int, int, bool, int, int, int, bool, int, int, int] = play(
+            events,
+            i,
+            Draw,
+            Discard,
+            (
+                self.seen,
+                self.concealed,
+                self.last_draw,
+                self.riichi,
+                self.ippatsu,
+                self.discards,
+                self.disc_mask,
+                self.nagashi,
+                self.last_disc_pos,
+                self.offer_seats,
+                self.offer_kinds,
+                self.discarded,
+            ),
+            (
+                self.n,
+                self.to_draw,
+                self.to_act,
+                self.after_call,
+                self.live,
+                self.rinshan_due,
+                self.live_drawn,
+                check_wall,
+                self.riichi_declared,
+                not self.dora_pending and len(self.indicators) == self.dora_due,
+                self.drawn_rinshan,
+            ),
+            wall.live if check_wall and wall is not None else (),
+            _TH_MASK,
+        )
+        j, to_draw, to_act, after_call, live, rinshan_due, live_drawn, rinshan, last, seat, tile = (
+            got
+        )
+        if last == 0:  # declined the first move: the reference plays it
+            return self._moves(events, i, i + 1)
+        self.to_draw = to_draw
+        self.to_act = to_act
+        self.after_call = after_call
+        self.live = live
+        self.rinshan_due = rinshan_due
+        self.live_drawn = live_drawn
         self.drawn_rinshan = rinshan
-        self.to_draw = -1
-        self.to_act = s
-        self.after_call = False
-        self.last_offer = None
+        self.last_offer = (seat, tile, _OFFER_DISCARD) if last == 2 else None
+        return j
 
-    def _wall_mismatch(self, ev: Draw, expect: int) -> None:
+    def _moves(self, events: tuple[object, ...], i: int, end: int = -1) -> int:
+        """Play the run of draws and discards that starts at ``events[i]`` (up to
+        ``events[end]`` if given); return the index of the first event not played.
+
+        The hot path (two thirds of all events): one call per run rather than per
+        event, the state the run changes held in locals and written back once at
+        its end (nothing the run calls reads them), the rare cases (findings,
+        rinshan, riichi, kan dora) branching off inline.
+        """
+        n_ev = len(events) if end < 0 else end
+        n = self.n
+        json = self.json
+        seen = self.seen
+        wall = self.wall
+        wall_live = wall.live if wall is not None else ()
+        wall_rinshan = wall.rinshan if wall is not None else ()
+        concealed = self.concealed
+        last_draw = self.last_draw
+        riichi_flags = self.riichi
+        discards = self.discards
+        disc_mask = self.disc_mask
+        nagashi = self.nagashi
+        last_disc_pos = self.last_disc_pos
+        offer_seats = self.offer_seats
+        kinds = self.offer_kinds
+        discarded = self.discarded
+        to_draw = self.to_draw
+        to_act = self.to_act
+        after_call = self.after_call
+        live = self.live
+        rinshan_due = self.rinshan_due
+        live_drawn = self.live_drawn
+        wall_ok = wall is not None and self.wall_ok
+        drawn_rinshan = self.drawn_rinshan
+        last_offer = self.last_offer
+        last_tile = -1
+        last_seat = -1
+        while i < n_ev:
+            ev = events[i]
+            t = type(ev)
+            if t is Draw:
+                s = ev.seat  # type: ignore[attr-defined]  # t is Draw
+                tile = ev.tile  # type: ignore[attr-defined]  # t is Draw
+                seq = ev.seq  # type: ignore[attr-defined]  # t is Draw
+                if s != to_draw:
+                    self._find(
+                        "draw_out_of_turn", f"seat {s} draws, seat {to_draw} is next", seq, s
+                    )
+                rinshan = rinshan_due == s
+                rinshan_due = -1
+                if rinshan:
+                    self.ippatsu_before_kakan = None
+                    if self.rinshan_from_live:
+                        live -= 1
+                else:
+                    if live <= 0:
+                        self._find("draw_empty_wall", "draw from an empty live wall", seq, s)
+                    live -= 1
+                if not json:
+                    if tile in seen:
+                        self._find("tile_duplicate", f"tile {tile} appears twice", seq, None)
+                    seen.add(tile)
+                if rinshan:
+                    j = self.rinshan_drawn
+                    self.rinshan_drawn = j + 1
+                    if wall_ok:
+                        expect = wall_rinshan[j] if j < len(wall_rinshan) else -1
+                        if tile != expect:
+                            wall_ok = False
+                            self._wall_mismatch(seq, s, tile, expect)
+                else:
+                    j = live_drawn
+                    live_drawn = j + 1
+                    if wall_ok:
+                        expect = wall_live[j] if j < len(wall_live) else -1
+                        if tile != expect:
+                            wall_ok = False
+                            self._wall_mismatch(seq, s, tile, expect)
+                concealed[s].append(tile)
+                last_draw[s] = tile
+                drawn_rinshan = rinshan
+                to_draw = -1
+                to_act = s
+                after_call = False
+                last_offer = None
+                last_seat = -1
+            elif t is Discard:
+                s = ev.seat  # type: ignore[attr-defined]  # t is Discard
+                tile = ev.tile  # type: ignore[attr-defined]  # t is Discard
+                seq = ev.seq  # type: ignore[attr-defined]  # t is Discard
+                riichi = riichi_flags[s]
+                if s != to_act:
+                    self._find("discard_out_of_turn", f"seat {s} discards out of turn", seq, s)
+                if riichi and (after_call or tile != last_draw[s]):
+                    self._find(
+                        "riichi_hand_changed",
+                        "after riichi only the drawn tile may be discarded",
+                        seq,
+                        s,
+                        computed=last_draw[s],
+                        recorded=tile,
+                    )
+                try:
+                    concealed[s].remove(tile)
+                except ValueError:
+                    if not self._take(s, tile):
+                        self._find("discard_not_held", f"tile {tile} is not in the hand", seq, s)
+                k = tile >> 2
+                if self.riichi_declared == s:
+                    if not _has_wait(counts34(concealed[s])):
+                        self._find("riichi_not_tenpai", "the riichi discard leaves no wait", seq, s)
+                    self.riichi_pos[s] = len(kinds)
+                    self.riichi_double[s] = self.uninterrupted and not discarded[s]
+                if riichi:
+                    self.ippatsu[s] = False
+                if self.dora_pending:
+                    self._reveal_pending()
+                if len(self.indicators) != self.dora_due:
+                    self._discard_dora(seq, s)
+                discards[s].append(tile)
+                disc_mask[s] |= 1 << k
+                if not _TH_MASK >> k & 1:
+                    nagashi[s] = False
+                last_disc_pos[s] = len(kinds)
+                offer_seats.append(s)
+                kinds.append(k)
+                last_seat = s
+                last_tile = tile
+                discarded[s] = True
+                to_act = -1
+                after_call = False
+                to_draw = (s + 1) % n
+            else:
+                break
+            i += 1
+        if last_seat >= 0:  # the run ended on a discard: that is the offer
+            last_offer = (last_seat, last_tile, _OFFER_DISCARD)
+        self.to_draw = to_draw
+        self.to_act = to_act
+        self.after_call = after_call
+        self.live = live
+        self.rinshan_due = rinshan_due
+        self.live_drawn = live_drawn
+        if wall is not None:
+            self.wall_ok = wall_ok
+        self.drawn_rinshan = drawn_rinshan
+        self.last_offer = last_offer
+        return i
+
+    def _wall_mismatch(self, seq: int, seat: int, tile: int, expect: int) -> None:
         self.wall_ok = False
         self._find(
             "wall",
             "the drawn tile differs from the wall rebuilt from the seed",
-            ev.seq,
-            ev.seat,
-            recorded=ev.tile,
+            seq,
+            seat,
+            recorded=tile,
             computed=expect,
         )
 
-    def _discard(self, ev: Discard) -> None:
-        # Hot path (a third of all events), like ``_draw``.
-        s = ev.seat
-        tile = ev.tile
-        riichi = self.riichi[s]
-        if s != self.to_act:
-            self._find("discard_out_of_turn", f"seat {s} discards out of turn", ev.seq, s)
-        if riichi and (self.after_call or tile != self.last_draw[s]):
-            self._find(
-                "riichi_hand_changed",
-                "after riichi only the drawn tile may be discarded",
-                ev.seq,
-                s,
-                computed=self.last_draw[s],
-                recorded=tile,
-            )
-        try:
-            self.concealed[s].remove(tile)
-        except ValueError:
-            if not self._take(s, tile):
-                self._find("discard_not_held", f"tile {tile} is not in the hand", ev.seq, s)
-        k = tile >> 2
-        kinds = self.offer_kinds
-        if self.riichi_declared == s:
-            if not _has_wait(counts34(self.concealed[s])):
-                self._find("riichi_not_tenpai", "the riichi discard leaves no wait", ev.seq, s)
-            self.riichi_pos[s] = len(kinds)
-            self.riichi_double[s] = self.uninterrupted and not self.discarded[s]
-        if riichi:
-            self.ippatsu[s] = False
-        if self.dora_pending:
-            self._reveal_pending()
-        if len(self.indicators) != self.dora_due:
-            self._discard_dora(ev)
-        self.discards[s].append(tile)
-        self.disc_mask[s] |= 1 << k
-        if not _TH_MASK >> k & 1:
-            self.nagashi[s] = False
-        self.last_disc_pos[s] = len(kinds)
-        self.offer_seats.append(s)
-        kinds.append(k)
-        self.last_offer = (s, tile, _OFFER_DISCARD)
-        self.discarded[s] = True
-        self.to_act = -1
-        self.after_call = False
-        self.to_draw = (s + 1) % self.n
-
-    def _discard_dora(self, ev: Discard) -> None:
+    def _discard_dora(self, seq: int, seat: int) -> None:
         """A discard closes the kan-dora window: what is due must be shown."""
         if len(self.indicators) < self.dora_due:
             self._find(
                 "dora_timing",
                 "kan dora not revealed before the discard",
-                ev.seq,
-                ev.seat,
+                seq,
+                seat,
                 recorded=len(self.indicators),
                 computed=self.dora_due,
             )

@@ -81,12 +81,10 @@ from __future__ import annotations
 from replay_audit.model.events import (
     Call,
     Discard,
-    Disconnect,
     Draw,
     Game,
     HandLog,
     NewDora,
-    Reconnect,
     RecordedDraw,
     RecordedWin,
     RiichiAccept,
@@ -165,13 +163,17 @@ class _Table(_Results):
     # ------------------------------------------------------------------ main loop
 
     def run(self) -> HandReplay:
-        for ev in self.hand.events:
+        events = self.hand.events
+        n = len(events)
+        i = 0
+        while i < n:
+            ev = events[i]
             t = type(ev)
-            if t is Draw:
-                self._draw(ev)  # type: ignore[arg-type]  # t is Draw
-            elif t is Discard:
-                self._discard(ev)  # type: ignore[arg-type]  # t is Discard
-            elif t is Call:
+            if t is Draw or t is Discard:
+                i = self._play_moves(events, i)  # a run of draws and discards
+                continue
+            i += 1
+            if t is Call:
                 self._call(ev)  # type: ignore[arg-type]  # t is Call
             elif t is RiichiDeclare:
                 self._riichi_declare(ev)  # type: ignore[arg-type]  # t is RiichiDeclare
@@ -183,8 +185,6 @@ class _Table(_Results):
                 self.results.append(self._win(ev))  # type: ignore[arg-type]  # t is RecordedWin
             elif t is RecordedDraw:
                 self.results.append(self._draw_result(ev))  # type: ignore[arg-type]  # t is RecordedDraw
-            elif t is Disconnect or t is Reconnect:
-                continue
         self._check_wall_dora()
         ura_source: str | None = None
         if any(r.win is not None and r.win.riichi for r in self.results):

@@ -23,6 +23,7 @@
 
 #include "game.hpp"
 #include "mjlog.hpp"
+#include "replay.hpp"
 #include "scoring.hpp"
 #include "sha512.hpp"
 #include "wall.hpp"
@@ -867,6 +868,13 @@ PYBIND11_MODULE(_core, m) {
           py::arg("discard_kind"),
           "A game's events grouped by hand (pre_game, [hand events]): draws and discards\n"
           "built here from the event columns, every other event taken in order from others.");
+    m.def("play_moves", &replay_audit::core::play_moves, py::arg("events"), py::arg("i"), py::arg("draw_cls"),
+          py::arg("discard_cls"), py::arg("lists"), py::arg("scalars"), py::arg("wall_live"),
+          py::arg("th_mask"),
+          "The replay's runs of plain draws and discards from events[i] on, on the replay's\n"
+          "lists (changed in place), stopping before anything rare (replay_audit.replay.moves\n"
+          "explains): (index reached, to_draw, to_act, after_call, live, rinshan_due,\n"
+          "live_drawn, drawn_rinshan, last, last_seat, last_tile).");
     m.def("decode_meld", &decode_meld, py::arg("m"), py::arg("who"), py::arg("gari") = false,
           "A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of\n"
           "replay_audit.meld.MeldKind; None where meld_code.decode_meld raises.");

@@ -1,0 +1,133 @@
+"""The compiled core's share of the replay (``_core.play_moves``: runs of plain draws
+and discards) gives exactly the replay the reference (``replay.moves._moves``) gives:
+the same ``HandReplay`` values (results, findings, riichi, dora, sticks, scores) on
+every game of the shared corpus, on the fixtures, and on corpus games whose moves
+were damaged at random (so the core meets every case it must decline: draws out of
+turn, tiles not held or seen twice, wall mismatches, riichi, kan dora, rinshan).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay_audit.model.events import Discard, Draw, Game
+from replay_audit.model.rules.detect import rules_for_go_type
+from replay_audit.parsers.tenhou_json import parse_tenhou_json
+from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
+from replay_audit.replay import moves
+from replay_audit.replay.table import replay_game
+from replay_audit.replay.values import GameReplay
+from tests.conftest import FIXTURES
+
+pytestmark = pytest.mark.skipif(moves.CORE_MOVES is None, reason="no compiled core")
+
+
+def _both(game: Game, monkeypatch: pytest.MonkeyPatch) -> tuple[GameReplay, GameReplay]:
+    rules = rules_for_go_type(game.meta.go_type)
+    with_core = replay_game(game, rules)
+    with monkeypatch.context() as m:
+        m.setattr(moves, "CORE_MOVES", None)
+        reference = replay_game(game, rules)
+    return with_core, reference
+
+
+def _same(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    got, want = _both(game, monkeypatch)
+    assert got.findings == want.findings, game.meta.source
+    assert got.hands == want.hands, game.meta.source
+
+
+def test_the_core_plays_moves_as_the_reference_on_the_whole_corpus(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert len(corpus_games) > 2000
+    for game in corpus_games.values():
+        _same(game, monkeypatch)
+
+
+def test_the_core_plays_moves_as_the_reference_on_the_fixtures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths = sorted(FIXTURES.glob("*.xml")) + sorted((FIXTURES / "replay").glob("*.xml"))
+    paths += sorted((FIXTURES / "damaged").glob("*.xml"))
+    assert len(paths) > 10
+    for p in paths:
+        _same(parse_tenhou_xml(p.read_bytes(), str(p)), monkeypatch)
+    for p in sorted(FIXTURES.glob("json_*.json")):
+        _same(parse_tenhou_json(p.read_bytes(), str(p)), monkeypatch)
+
+
+def _damage(game: Game, rng: random.Random) -> Game:
+    """The game with a few of its moves damaged: a draw or discard dropped, repeated,
+    moved to another seat or given another tile (a copy of the same kind, or any)."""
+    hands = []
+    for hand in game.hands:
+        events = list(hand.events)
+        for _ in range(rng.randrange(4)):
+            plain = [i for i, ev in enumerate(events) if type(ev) in (Draw, Discard)]
+            if not plain:
+                break
+            i = rng.choice(plain)
+            ev: Any = events[i]
+            how = rng.randrange(5)
+            if how == 0:
+                del events[i]
+            elif how == 1:
+                events.insert(i, ev)
+            elif how == 2:
+                events[i] = dataclasses.replace(ev, seat=(ev.seat + 1) % 4)
+            elif how == 3:
+                tile = ev.tile ^ rng.randrange(1, 4)
+                events[i] = dataclasses.replace(ev, tile=tile)
+            else:
+                events[i] = dataclasses.replace(ev, tile=rng.randrange(136))
+        hands.append(dataclasses.replace(hand, events=tuple(events)))
+    return dataclasses.replace(game, hands=tuple(hands))
+
+
+def test_the_core_plays_damaged_moves_as_the_reference(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(19)
+    games = list(corpus_games.values())[::7]
+    findings = 0
+    for game in games:
+        damaged = _damage(game, rng)
+        got, want = _both(damaged, monkeypatch)
+        assert got.findings == want.findings, game.meta.source
+        assert got.hands == want.hands, game.meta.source
+        findings += len(want.findings)
+    assert findings > len(games)  # the damage did reach the checks
+
+
+def test_a_phoenix_game_replays_mostly_in_the_core() -> None:
+    """The core is really used: most draws and discards of a clean game are its."""
+    from tests.conftest import CORPUS, need
+
+    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
+    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    hand = game.hands[0]
+    calls: list[int] = []
+    play = moves.CORE_MOVES
+    assert play is not None
+
+    def counting(*args: object) -> object:
+        got: Any = play(*args)
+        start: Any = args[1]
+        calls.append(got[0] - start)
+        return got
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        monkeypatch.setattr(moves, "CORE_MOVES", counting)
+        replay_game(dataclasses.replace(game, hands=(hand,)), rules_for_go_type(game.meta.go_type))
+    finally:
+        monkeypatch.undo()
+    plain = sum(type(ev) in (Draw, Discard) for ev in hand.events)
+    assert sum(calls) > plain * 0.9
