@@ -1,13 +1,14 @@
 // replay_audit._core: the compiled core's Python bindings (pybind11).
 //
-// It holds the wall rebuilt from the seed (wall.hpp; the replayer does not use it
-// yet), the mjlog XML reader to columns (mjlog.hpp; the read path does not use it
-// yet) and the scoring engine (scoring.hpp: the value of a win and its payments; the
-// auditor does not use it yet).  replay_audit/_core.pyi types it for mypy;
-// replay_audit/native.py is the Python side (Wall objects and the fallback to
-// replay_audit/wall.py; the events table and the Game built from the columns, with the
-// fallback to the Python reader; WinValue objects, with the fallback to the Python
-// scorer).
+// It holds the wall rebuilt from the seed (wall.hpp), the mjlog XML reader to columns
+// and the grouping of a Game's draws and discards (mjlog.hpp), the scoring engine
+// (scoring.hpp: the value of a win and its payments) and the runs of plain draws and
+// discards of the replay (replay.hpp); all four are in the audit's path.
+// replay_audit/_core.pyi types it for mypy.  The Python side, each with its fallback
+// to the pure-Python code: replay_audit/native.py (Wall objects),
+// replay_audit/parsers/tenhou_xml/columns.py and from_columns.py (the events table,
+// the Game built from the columns), replay_audit/scoring/core.py (WinValue objects
+// and payments) and replay_audit/replay/moves.py (the moves the core does not play).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
