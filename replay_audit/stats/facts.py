@@ -39,7 +39,7 @@ from replay_audit.model.events import (
 from replay_audit.model.meld import MeldKind
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import is_terminal_or_honor, kind
-from replay_audit.replay.waits import wait_mask
+from replay_audit.replay.waits import riichi_wait_mask
 from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks
 from replay_audit.stats.game_facts import game_facts as game_facts
 from replay_audit.stats.game_facts import placements as placements
@@ -124,7 +124,7 @@ def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
     counts = [0] * 34
     for x in tiles:
         counts[x >> 2] += 1
-    return wait_mask(counts).bit_count()
+    return riichi_wait_mask(counts).bit_count()
 
 
 def _draw_tenpai(draw: RecordedDraw, seat: int) -> bool | None:
