@@ -71,7 +71,13 @@ def _fmt(value: object) -> object:
     return value
 
 
+_PLAIN = frozenset({int, bool, str, float, type(None)})
+"""Cell types printed by ``str`` as they are (the common case: no nested tuples)."""
+
+
 def _joined(values: Sequence[object]) -> str:
+    if _PLAIN.issuperset(map(type, values)):  # flat (payments, tenpai): joined in C
+        return ",".join(map(str, values))
     return ",".join([_joined(v) if isinstance(v, tuple | list) else str(v) for v in values])
 
 

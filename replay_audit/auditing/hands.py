@@ -9,6 +9,8 @@ Must not: score wins (``auditing.wins``) or decide the next hand (``auditing.cha
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import not_
 from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _fmt, _Outcome, _problems
@@ -23,6 +25,9 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.findings import INFO
 from replay_audit.model.rules.ruleset import RuleSet
+
+_IS_MOVE = frozenset({Draw, Discard}).__contains__
+"""Is this event type a draw or a discard?"""
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import HandReplay, ResultReplay
@@ -57,10 +62,10 @@ class _Hands(_Wins):
         draw_kind: str | None = None
         dealer_tenpai: bool | None = None
         tenpai: tuple[bool, ...] = ()
-        for ev in hand.events:
+        events = hand.events
+        # draws and discards (most events) have nothing to audit here: dropped in C
+        for ev in compress(events, map(not_, map(_IS_MOVE, map(type, events)))):
             t = type(ev)
-            if t is Draw or t is Discard:  # most events: nothing to audit here
-                continue
             if t is RiichiAccept:
                 ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
                 scores[ra.seat] -= rules.riichi_cost

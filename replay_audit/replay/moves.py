@@ -24,7 +24,7 @@ from replay_audit.model.events import (
 from replay_audit.model.tiles import counts34
 from replay_audit.native import _core
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
-from replay_audit.replay.waits import _has_wait
+from replay_audit.replay.waits import riichi_wait_mask
 
 CORE_MOVES = getattr(_core, "play_moves", None) if _core is not None else None
 """The core's ``play_moves`` (None: a stale build, no core, or switched off by a test)."""
@@ -204,7 +204,7 @@ class _Moves(_TableState):
                         self._find("discard_not_held", f"tile {tile} is not in the hand", seq, s)
                 k = tile >> 2
                 if self.riichi_declared == s:
-                    if not _has_wait(counts34(concealed[s])):
+                    if not riichi_wait_mask(counts34(concealed[s])):
                         self._find("riichi_not_tenpai", "the riichi discard leaves no wait", seq, s)
                     self.riichi_pos[s] = len(kinds)
                     self.riichi_double[s] = self.uninterrupted and not discarded[s]

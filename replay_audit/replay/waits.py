@@ -1,6 +1,6 @@
 """Waits and tenpai of a concealed hand, as bit masks over the 34 kinds.
 
-Owns ``wait_mask`` (and ``_waits``, ``_has_wait``): which kinds complete a hand,
+Owns ``wait_mask`` (and ``_waits``, ``_has_wait``, ``riichi_wait_mask``): which kinds complete a hand,
 Tenhou's tenpai (a wait not held four times), by suit patterns.
 
 Must not: know about a table, seats or rules.
@@ -117,6 +117,24 @@ def _special_waits(counts: list[int]) -> int:
             if is_complete(counts):
                 mask |= 1 << k
             counts[k] -= 1
+    return mask
+
+
+_RECENT: dict[tuple[int, ...], int] = {}
+"""Masks of the latest riichi discards' hands (cleared when full)."""
+
+
+def riichi_wait_mask(counts: list[int]) -> int:
+    """``wait_mask`` of a hand after its riichi discard, remembered: the replay
+    checks the wait there, and the statistics' facts ask for the same hand's
+    waits when they count them (``stats.facts.riichi_wait_kinds``)."""
+    key = tuple(counts)
+    mask = _RECENT.get(key)
+    if mask is None:
+        mask = wait_mask(counts)
+        if len(_RECENT) >= 1024:
+            _RECENT.clear()
+        _RECENT[key] = mask
     return mask
 
 

@@ -19,8 +19,10 @@ Must not: aggregate, read files or render.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import is_not
 from typing import Any
 
 from replay_audit.model.events import (
@@ -37,7 +39,7 @@ from replay_audit.model.events import (
 from replay_audit.model.meld import MeldKind
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import is_terminal_or_honor, kind
-from replay_audit.replay.waits import wait_mask
+from replay_audit.replay.waits import riichi_wait_mask
 from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks
 from replay_audit.stats.game_facts import game_facts as game_facts
 from replay_audit.stats.game_facts import placements as placements
@@ -56,6 +58,7 @@ YAKU_DOUBLE_RIICHI = 21
 YAKU_URA = 53
 
 _CALLS_THAT_TAKE = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
+_TILE_MOVES = frozenset({Draw, Discard, Call})
 
 
 # --------------------------------------------------------------------- hand facts
@@ -66,7 +69,6 @@ class _SeatState:
     """What one seat did during a hand, gathered in one pass over the moves."""
 
     discards: int = 0
-    discard_kinds: list[int] = field(default_factory=list)
     discards_taken: bool = False
     riichi_declared: bool = False
     riichi_accepted: bool = False
@@ -93,21 +95,19 @@ def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
     if seat >= len(hand.haipai) or len(hand.haipai[seat]) != 13:
         return None
     tiles = list(hand.haipai[seat])
+    events = hand.events[: stop + 1]
     try:
-        for ev in hand.events[: stop + 1]:
+        # only draws, discards and calls move tiles: the rest is dropped in C
+        for ev in compress(events, map(_TILE_MOVES.__contains__, map(type, events))):
+            if ev.seat != seat:  # type: ignore[union-attr]  # a Draw, Discard or Call
+                continue
             t = type(ev)  # exact type tests: mypy cannot narrow through ``t``, hence the ignores
             if t is Draw:
-                dr: Draw = ev  # type: ignore[assignment]  # t is Draw
-                if dr.seat == seat:
-                    tiles.append(dr.tile)
+                tiles.append(ev.tile)  # type: ignore[union-attr]  # t is Draw
             elif t is Discard:
-                dis: Discard = ev  # type: ignore[assignment]  # t is Discard
-                if dis.seat == seat:
-                    tiles.remove(dis.tile)
-            elif t is Call:
+                tiles.remove(ev.tile)  # type: ignore[union-attr]  # t is Discard
+            else:
                 call: Call = ev  # type: ignore[assignment]  # t is Call
-                if call.seat != seat:
-                    continue
                 m = call.meld
                 if m.kind is MeldKind.KAKAN:
                     used: Iterable[int] = (m.added,) if m.added is not None else ()
@@ -124,7 +124,7 @@ def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
     counts = [0] * 34
     for x in tiles:
         counts[x >> 2] += 1
-    return wait_mask(counts).bit_count()
+    return riichi_wait_mask(counts).bit_count()
 
 
 def _draw_tenpai(draw: RecordedDraw, seat: int) -> bool | None:
@@ -148,20 +148,31 @@ def _draw_tenpai(draw: RecordedDraw, seat: int) -> bool | None:
     return None
 
 
-def _nagashi_seats(draw: RecordedDraw, states: list[_SeatState]) -> set[int]:
+def _nagashi_seats(draw: RecordedDraw, states: list[_SeatState], hand: HandLog) -> set[int]:
     """Who made nagashi mangan: every discard a terminal or honor and none taken.
     Falls back to the seats that were paid, when no discard pile qualifies
     (a log cut short or a rule we do not know)."""
+    n = len(states)
+    kinds: list[list[int]] = [[] for _ in range(n)]
+    for ev in hand.events:  # rare (a nagashi draw): the piles are rebuilt only here
+        if type(ev) is Discard and ev.seat < n:
+            kinds[ev.seat].append(kind(ev.tile))
     by_moves = {
         s
         for s, st in enumerate(states)
-        if st.discard_kinds
-        and not st.discards_taken
-        and all(is_terminal_or_honor(k) for k in st.discard_kinds)
+        if kinds[s] and not st.discards_taken and all(is_terminal_or_honor(k) for k in kinds[s])
     }
     if by_moves:
         return by_moves
     return {s for s, d in enumerate(draw.deltas[: len(states)]) if d > 0}
+
+
+def _index_of(events: Sequence[object], ev: object) -> int:
+    """Where ``ev`` (this very object) sits in ``events``."""
+    for i, x in enumerate(events):
+        if x is ev:
+            return i
+    raise ValueError("event not in its hand")  # pragma: no cover - ev comes from events
 
 
 def _has_yaku(win: RecordedWin, yaku_id: int, json_prefix: str, *, positive: bool = False) -> bool:
@@ -176,19 +187,6 @@ def _has_yaku(win: RecordedWin, yaku_id: int, json_prefix: str, *, positive: boo
                 continue
             return True
     return False
-
-
-def _base_row(game: Game, hand: HandLog, seat: int, kind_: str) -> dict[str, Any]:
-    return {
-        "file": game.meta.source,
-        "log_id": game.meta.log_id,
-        "game_type": kind_,
-        "hand_index": hand.index,
-        "label": hand.label,
-        "seat": seat,
-        "name": player_key(game, seat),
-        "dealer": hand.dealer == seat,
-    }
 
 
 def hand_facts(game: Game) -> list[dict[str, Any]]:
@@ -230,36 +228,42 @@ def hand_facts(game: Game) -> list[dict[str, Any]]:
     """
     rules = game_rules(game)
     gtype = game_type(game)
+    names = [player_key(game, s) for s in range(game.meta.players)]
     rows: list[dict[str, Any]] = []
     for hand in game.hands:
-        rows.extend(_facts_for_hand(game, hand, rules, gtype))
+        rows.extend(_facts_for_hand(game, hand, rules, gtype, names))
     return rows
 
 
-def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> list[dict[str, Any]]:
+def _facts_for_hand(
+    game: Game, hand: HandLog, rules: RuleSet, gtype: str, names: list[str] | None = None
+) -> list[dict[str, Any]]:
     n = game.meta.players
     states = [_SeatState() for _ in range(n)]
+    ndisc = [0] * n  # discards per seat so far (``_SeatState.discards`` written at the end)
+    pending = [False] * n  # riichi declared, riichi discard not yet made
+    any_pending = False
     last_discarder: int | None = None
     declared_order = 0
     wins: list[RecordedWin] = []
     draws: list[RecordedDraw] = []
-    for i, ev in enumerate(hand.events):
+    events = hand.events
+    # Draws (a third of the events) say nothing here: they are dropped in C
+    # (``compress`` over the events' types) before the loop.
+    for ev in compress(events, map(is_not, map(type, events), repeat(Draw))):
         # The event types are final classes: an exact type test suffices, and is
         # cheaper than isinstance.  mypy cannot narrow ``ev`` through ``t``, so each
         # branch binds a narrowed local under one ignore.
         t = type(ev)
-        if t is Draw:
-            continue
         if t is Discard:
-            dis: Discard = ev  # type: ignore[assignment]  # t is Discard
-            if dis.seat < n:
-                st = states[dis.seat]
-                st.discards += 1
-                st.discard_kinds.append(kind(dis.tile))
-                if st.riichi_pending:  # the riichi discard: the wait is now fixed
-                    st.riichi_pending = False
-                    st.riichi_waits = riichi_wait_kinds(hand, dis.seat, i)
-            last_discarder = dis.seat
+            ds: int = ev.seat  # type: ignore[union-attr]  # t is Discard
+            if ds < n:
+                ndisc[ds] += 1
+                if any_pending and pending[ds]:  # the riichi discard: the wait is now fixed
+                    pending[ds] = False
+                    any_pending = any(pending)
+                    states[ds].riichi_waits = riichi_wait_kinds(hand, ds, _index_of(events, ev))
+            last_discarder = ds
         elif t is Call:
             call: Call = ev  # type: ignore[assignment]  # t is Call
             if call.seat >= n:
@@ -281,10 +285,12 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
             if rd.seat < n and not states[rd.seat].riichi_declared:
                 st = states[rd.seat]
                 st.riichi_declared = True
-                st.riichi_turn = st.discards + 1
+                st.riichi_turn = ndisc[rd.seat] + 1
                 declared_order += 1
                 st.riichi_order = declared_order
                 st.riichi_pending = True
+                pending[rd.seat] = True
+                any_pending = True
         elif t is RiichiAccept:
             ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
             if ra.seat < n:
@@ -292,10 +298,14 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
         elif t is RecordedWin:
             win: RecordedWin = ev  # type: ignore[assignment]  # t is RecordedWin
             if win.seat < n and states[win.seat].win_turn is None:
-                states[win.seat].win_turn = states[win.seat].discards + 1
+                states[win.seat].win_turn = ndisc[win.seat] + 1
             wins.append(win)
         elif t is RecordedDraw:
             draws.append(ev)  # type: ignore[arg-type]  # t is RecordedDraw
+    for seat in range(n):
+        st = states[seat]
+        st.discards = ndisc[seat]
+        st.riichi_pending = pending[seat]
 
     if wins:
         result = "win"
@@ -308,48 +318,78 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
     else:
         result = "none"
 
-    rows = []
+    meta = game.meta
+    file, log_id, hand_index, label, dealer = (
+        meta.source,
+        meta.log_id,
+        hand.index,
+        hand.label,
+        hand.dealer,
+    )
+    if names is None:
+        names = [player_key(game, s) for s in range(n)]
+    haipai = hand.haipai
+    n_haipai = len(haipai)
+    exhaustive_draw = result in ("exhaustive", "nagashi")
+    abortive = result == "abortive"
+    cost = rules.riichi_cost
+    rows: list[dict[str, Any]] = []
     for seat in range(n):
         st = states[seat]
-        row = _base_row(game, hand, seat, gtype)
-        row.update(
-            result=result,
-            riichi_declared=st.riichi_declared,
-            riichi_accepted=st.riichi_accepted,
-            riichi_turn=st.riichi_turn,
-            riichi_order=st.riichi_order,
-            riichi_waits=st.riichi_waits,
-            chased=st.riichi_order is not None and st.riichi_order < declared_order,
-            called=st.opened,
-            closed_kan=st.ankan,
-            kita=st.kita,
-            won=False,
-            won_tsumo=False,
-            won_ron=False,
-            win_hand_value=None,
-            win_payment=None,
-            win_turn=None,
-            ippatsu=False,
-            ura=False,
-            double_riichi=False,
-            yakuman=False,
-            dealt_in=False,
-            deal_in_to=0,
-            deal_in_payment=0,
-            deal_in_to_riichi=0,
-            deal_in_to_open=0,
-            deal_in_to_dama=0,
-            pao_paid=0,
-            lost_to_tsumo=0,
-            exhaustive_draw=result in ("exhaustive", "nagashi"),
-            tenpai_at_draw=None,
-            abortive=result == "abortive",
-            nagashi=False,
-            delta=0,
-            riichi_stick=rules.riichi_cost if st.riichi_accepted else 0,
-            dealt=bytes(hand.haipai[seat]).hex() if seat < len(hand.haipai) else "",
+        order = st.riichi_order
+        # one literal, identity keys then the facts (the
+        # columns' order); the last four are filled in below
+        rows.append(
+            {
+                "file": file,
+                "log_id": log_id,
+                "game_type": gtype,
+                "hand_index": hand_index,
+                "label": label,
+                "seat": seat,
+                "name": names[seat],
+                "dealer": dealer == seat,
+                "result": result,
+                "riichi_declared": st.riichi_declared,
+                "riichi_accepted": st.riichi_accepted,
+                "riichi_turn": st.riichi_turn,
+                "riichi_order": order,
+                "riichi_waits": st.riichi_waits,
+                "chased": order is not None and order < declared_order,
+                "called": st.opened,
+                "closed_kan": st.ankan,
+                "kita": st.kita,
+                "won": False,
+                "won_tsumo": False,
+                "won_ron": False,
+                "win_hand_value": None,
+                "win_payment": None,
+                "win_turn": None,
+                "ippatsu": False,
+                "ura": False,
+                "double_riichi": False,
+                "yakuman": False,
+                "dealt_in": False,
+                "deal_in_to": 0,
+                "deal_in_payment": 0,
+                "deal_in_to_riichi": 0,
+                "deal_in_to_open": 0,
+                "deal_in_to_dama": 0,
+                "pao_paid": 0,
+                "lost_to_tsumo": 0,
+                "exhaustive_draw": exhaustive_draw,
+                "tenpai_at_draw": None,
+                "abortive": abortive,
+                "nagashi": False,
+                "delta": 0,
+                "riichi_stick": cost if st.riichi_accepted else 0,
+                "dealt": bytes(haipai[seat]).hex() if seat < n_haipai else "",
+                "riichi_win": False,
+                "open_win": False,
+                "dama_win": False,
+                "net": 0,
+            }
         )
-        rows.append(row)
 
     for w in wins:
         if w.seat >= n:
@@ -395,7 +435,7 @@ def _facts_for_hand(game: Game, hand: HandLog, rules: RuleSet, gtype: str) -> li
             for seat in range(n):
                 rows[seat]["tenpai_at_draw"] = _draw_tenpai(d, seat)
         if d.kind == "nm":
-            for seat in _nagashi_seats(d, states):
+            for seat in _nagashi_seats(d, states, hand):
                 rows[seat]["nagashi"] = True
 
     results: tuple[RecordedWin | RecordedDraw, ...] = (*wins, *draws)
