@@ -128,8 +128,7 @@ def _core_rules(rules: RuleSet) -> _core.ScoreRules | None:
 def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     """``replay_audit.scoring.hand.score_win``, by the compiled core when it can (see
     the module docstring for what goes to Python): the same ``WinValue``."""
-    entry = _RULES.get(id(rules))
-    core_rules = entry[1] if entry is not None and entry[0] is rules else _core_rules(rules)
+    core_rules = _core_rules(rules)
     if core_rules is not None:
         value: WinValue | None = _core.score_win_value(ctx, core_rules)
         if value is not None:
