@@ -3,7 +3,7 @@
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from replay_audit.model.events import Event, HandLog, Owari
+from replay_audit.model.events import Event, HandLog, Owari, Player
 from replay_audit.scoring.context import WinContext, WinValue
 
 SOURCES_DIGEST: str
@@ -158,15 +158,21 @@ class GameBuilder:
         owari: type,
         hand: type,
         meld: type,
+        player: type,
         meld_kinds: Sequence[str],
         draw_kinds: Sequence[str],
         unquote: Callable[[str], str],
     ) -> None: ...
     def build(
         self, data: bytes, max_elements: int, max_attribute_length: int
-    ) -> tuple[dict[str, Any], tuple[Event, ...], tuple[HandLog, ...], Owari | None] | None:
-        """``(game values, pre_game, hands, the last Owari or None)``: the game values
-        are ``read_mjlog``'s ``game`` dict; None where ``read_mjlog`` declines."""
+    ) -> (
+        tuple[
+            dict[str, Any], tuple[Player, ...], tuple[Event, ...], tuple[HandLog, ...], Owari | None
+        ]
+        | None
+    ):
+        """``(game values, players, pre_game, hands, the last Owari or None)``: the game
+        values are ``read_mjlog``'s ``game`` dict; None where ``read_mjlog`` declines."""
 
 def play_moves(
     events: tuple[Any, ...],

@@ -31,6 +31,7 @@ from replay_audit.model.events import (
     Draw,
     Game,
     NewDora,
+    Reconnect,
     RecordedDraw,
     RecordedWin,
 )
@@ -515,6 +516,21 @@ def test_owari_values_read_as_python_float(mantissa: int, point: int, neg: bool,
     check_same(doc)
 
 
+@pytest.mark.parametrize(
+    "name", ["A", "", "%zz", "%", "%%41", "%4%41", "%E3%81", "%e3%81%82x", "a+b%20c", "%FF%FE"]
+)
+def test_percent_escapes_unquoted_as_urllib(name: str) -> None:
+    """The core unquotes the player and reconnect names itself: the same text as
+    ``urllib.parse.unquote`` (the Python reader's), stray '%' and bad UTF-8 included."""
+    doc = _sub(RICH.read_bytes(), rb'n0="[^"]*"', f'n0="{name}"'.encode())
+    doc = _sub(doc, rb"(<T\d+/>)", f'\\1<UN n2="{name}"/>'.encode())
+    assert check_same(doc)
+    game = from_columns.game_from_core(doc)
+    assert game is not None
+    reconnects = [e for h in game.hands for e in h.events if isinstance(e, Reconnect)]
+    assert game.players[0].name == reconnects[0].name
+
+
 # ---------------------------------------------------------------- GameBuilder
 
 
@@ -539,6 +555,7 @@ def _builder(**changes: object) -> _core.GameBuilder:
         "owari": ev.Owari,
         "hand": ev.HandLog,
         "meld": Meld,
+        "player": ev.Player,
         "meld_kinds": from_columns._MELD_KINDS,
         "draw_kinds": columns.DRAW_KINDS,
         "unquote": unquote,

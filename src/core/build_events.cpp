@@ -10,6 +10,7 @@
 
 #include <structmember.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -149,6 +150,78 @@ py::object ref_or_none(const GameTables& g, std::int32_t ref) {
     return py::str(g.strings[static_cast<std::size_t>(ref)]);
 }
 
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+// ``urllib.parse.unquote(s)``: for ASCII text (all the reader accepts) a '%' and two
+// hex digits are a byte, any other '%' stays, and the bytes are decoded as UTF-8
+// with errors="replace"; other text is left to ``unquote`` itself.
+PyObject* unquoted(std::string_view s, PyObject* unquote) {
+    bool ascii = true;
+    for (char c : s) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+    if (!ascii) {
+        PyObject* raw = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), nullptr);
+        if (raw == nullptr) return nullptr;
+        PyObject* out = PyObject_CallOneArg(unquote, raw);
+        Py_DECREF(raw);
+        return out;
+    }
+    std::string bytes;
+    bytes.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const int high = s[i] == '%' && i + 2 < s.size() ? hex_digit(s[i + 1]) : -1;
+        const int low = high >= 0 ? hex_digit(s[i + 2]) : -1;
+        if (low >= 0) {
+            bytes.push_back(static_cast<char>(16 * high + low));
+            i += 2;
+        } else {
+            bytes.push_back(s[i]);
+        }
+    }
+    return PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "replace");
+}
+
+// ``value.split(",")`` of a string of the tables (-1: None, an empty list), each part
+// made by ``convert`` (new reference from a str part, stealing it; null on error).
+template <class F>
+py::list split(const GameTables& g, std::int32_t ref, F convert) {
+    py::list out;
+    if (ref < 0) return out;
+    const std::string_view value = g.strings[std::size_t(ref)];
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = std::min(value.find(',', start), value.size());
+        const std::string_view part = value.substr(start, end - start);
+        PyObject* str = PyUnicode_DecodeUTF8(part.data(), static_cast<Py_ssize_t>(part.size()),
+                                             nullptr);
+        py::object item = steal(str == nullptr ? nullptr : convert(str));
+        if (PyList_Append(out.ptr(), item.ptr()) < 0) throw py::error_already_set();
+        if (end == value.size()) return out;
+        start = end + 1;
+    }
+}
+
+PyObject* keep(PyObject* str) { return str; }
+PyObject* to_int(PyObject* str) {
+    PyObject* v = PyLong_FromUnicodeObject(str, 10);  // int(str)
+    Py_DECREF(str);
+    return v;
+}
+PyObject* to_float(PyObject* str) {
+    PyObject* v = PyFloat_FromString(str);  // float(str)
+    Py_DECREF(str);
+    return v;
+}
+
+// ``values[i]`` if there is one, else None (a new reference).
+PyObject* nth(const py::list& values, Py_ssize_t i) {
+    return i < PyList_GET_SIZE(values.ptr()) ? Py_NewRef(PyList_GET_ITEM(values.ptr(), i)) : none();
+}
+
 void check(bool ok, const char* what) {
     if (!ok) throw py::value_error(std::string("GameBuilder: inconsistent tables: ") + what);
 }
@@ -158,7 +231,7 @@ public:
     GameBuilder(py::handle draw, py::handle discard, py::handle call, py::handle riichi_declare,
                 py::handle riichi_accept, py::handle new_dora, py::handle disconnect,
                 py::handle reconnect, py::handle win, py::handle drawn, py::handle owari,
-                py::handle hand, py::handle meld, const py::sequence& meld_kinds,
+                py::handle hand, py::handle meld, py::handle player, const py::sequence& meld_kinds,
                 const py::sequence& draw_kinds, py::handle unquote)
         : draw_(draw, {"seq", "seat", "tile"}),
           discard_(discard, {"seq", "seat", "tile", "tsumogiri"}),
@@ -178,12 +251,15 @@ public:
           hand_(hand, {"index", "seq", "round_index", "honba", "sticks", "dealer", "scores",
                        "haipai", "dora_indicator", "dice", "events", "chips", "extra"}),
           meld_(meld, {"kind", "tiles", "called", "from_seat", "added"}),
+          player_(player, {"name", "dan", "rate", "sex", "extra"}),
           meld_kinds_(strs(meld_kinds, 6, "6 meld kinds")),
           draw_kinds_(strs(draw_kinds, 7, "7 draw kinds")),
           unquote_(py::reinterpret_borrow<py::object>(unquote)),
-          shuffle_("shuffle") {}
+          shuffle_("shuffle"),
+          gold_("gold"),
+          rc_("rc") {}
 
-    // (game values, pre_game, hands, the last owari or None), or None if declined.
+    // (game values, players, pre_game, hands, the last owari or None), or None if declined.
     py::object build(const py::bytes& data, int max_elements,
                      std::size_t max_attribute_length) const {
         const std::string_view view(data);
@@ -224,10 +300,36 @@ public:
             PyTuple_SET_ITEM(hands.ptr(), h,
                              hand_log(g, h, groups[static_cast<std::size_t>(h) + 1]));
         py::object last = owaris.empty() ? py::none() : owaris.back();
-        return py::make_tuple(game_values(g), groups[0], hands, last);
+        return py::make_tuple(game_values(g), players(g), groups[0], hands, last);
     }
 
 private:
+    // The seated players (the first ``players`` of the UN list), as
+    // replay_audit.parsers.tenhou_xml.columns._players makes them from the raw values.
+    py::tuple players(const GameTables& g) const {
+        const PlayerList& pl = g.player_list;
+        const py::list dan = split(g, pl.dan, to_int), rate = split(g, pl.rate, to_float),
+                       sex = split(g, pl.sx, keep), gold = split(g, pl.gold, keep),
+                       rc = split(g, pl.rc, keep);
+        check(g.players >= 0 && g.players <= 4, "players");
+        py::tuple out(g.players);
+        for (Py_ssize_t i = 0; i < g.players; ++i) {
+            py::list extra;
+            if (pl.gold >= 0 && i < PyList_GET_SIZE(gold.ptr()))
+                extra.append(py::make_tuple(gold_, gold[i]));
+            if (pl.rc >= 0 && i < PyList_GET_SIZE(rc.ptr()))
+                extra.append(py::make_tuple(rc_, rc[i]));
+            const std::int32_t name = pl.names[i];
+            PyTuple_SET_ITEM(out.ptr(), i,
+                             player_.make(name < 0 ? PyUnicode_FromString("")
+                                                   : unquoted(g.strings[std::size_t(name)],
+                                                              unquote_.ptr()),
+                                          nth(dan, i), nth(rate, i), nth(sex, i),
+                                          PySequence_Tuple(extra.ptr())));
+        }
+        return out;
+    }
+
     std::vector<py::object> make_owaris(const GameTables& g) const {
         std::vector<py::object> out;
         const Owaris& o = g.owari;
@@ -389,8 +491,8 @@ private:
                 return bye_.make(integer(seq), integer(seat));
             case kReconnect: {
                 check(ref >= 0 && std::size_t(ref) < g.strings.size(), "UN name");
-                py::object name = unquote_(ref_or_none(g, ref));
-                return un_.make(integer(seq), integer(seat), name.release().ptr());
+                return un_.make(integer(seq), integer(seat),
+                                unquoted(g.strings[std::size_t(ref)], unquote_.ptr()));
             }
             case kAgari:
                 check(ref >= 0 && std::size_t(ref) < wins.size(), "AGARI row");
@@ -433,10 +535,10 @@ private:
     }
 
     SlotClass draw_, discard_, call_, declare_, accept_, dora_, bye_, un_, win_, drawn_, owari_,
-        hand_, meld_;
+        hand_, meld_, player_;
     std::vector<py::object> meld_kinds_, draw_kinds_;
     py::object unquote_;
-    py::str shuffle_;
+    py::str shuffle_, gold_, rc_;
 };
 
 }  // namespace
@@ -467,17 +569,19 @@ void bind_game_builder(py::module_& m) {
     py::class_<GameBuilder>(
         m, "GameBuilder",
         "Builds a Game's parts from one mjlog document in one pass: ``build(data,\n"
-        "max_elements, max_attribute_length)`` gives (game values, pre_game, hands, the\n"
-        "last Owari or None), or None where read_mjlog declines the document.  Given the\n"
+        "max_elements, max_attribute_length)`` gives (game values, players, pre_game,\n"
+        "hands, the last Owari or None), or None where read_mjlog declines the document.  Given the\n"
         "model's classes once (each checked to have exactly the slots it fills), the\n"
         "MeldKind members and draw kinds in code order, and urllib's unquote.")
         .def(py::init<py::handle, py::handle, py::handle, py::handle, py::handle, py::handle,
                       py::handle, py::handle, py::handle, py::handle, py::handle, py::handle,
-                      py::handle, const py::sequence&, const py::sequence&, py::handle>(),
+                      py::handle, py::handle, const py::sequence&, const py::sequence&,
+                      py::handle>(),
              py::kw_only(), py::arg("draw"), py::arg("discard"), py::arg("call"),
              py::arg("riichi_declare"), py::arg("riichi_accept"), py::arg("new_dora"),
              py::arg("disconnect"), py::arg("reconnect"), py::arg("win"), py::arg("drawn"),
-             py::arg("owari"), py::arg("hand"), py::arg("meld"), py::arg("meld_kinds"),
+             py::arg("owari"), py::arg("hand"), py::arg("meld"), py::arg("player"),
+             py::arg("meld_kinds"),
              py::arg("draw_kinds"), py::arg("unquote"))
         .def("build", &GameBuilder::build, py::arg("data"), py::arg("max_elements"),
              py::arg("max_attribute_length"));

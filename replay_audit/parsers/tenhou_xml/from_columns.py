@@ -1,10 +1,10 @@
 """The ``Game`` of an mjlog document, built by the compiled reader.
 
 ``parse_tenhou_xml`` asks ``game_from_core`` first: the core reads the bytes into its
-tables (``columns`` describes them) and, in the same call, makes from them every
-event, result and hand of the very ``Game`` the Python reader (``builder``) builds
-(``_core.GameBuilder``, given the model's classes once, here); this module adds the
-game's meta and players.  A document the core declines (anything unusual, see
+tables (``columns`` describes them) and, in the same call, makes from them the
+players and every event, result and hand of the very ``Game`` the Python reader
+(``builder``) builds (``_core.GameBuilder``, given the model's classes once, here);
+this module adds the game's meta.  A document the core declines (anything unusual, see
 ``columns``) is read by the Python reader, which also raises every error.
 ``tests/test_core_mjlog.py`` holds the two readers equal over the whole shared corpus,
 the fixtures, bad inputs and mutated documents.
@@ -23,7 +23,7 @@ from replay_audit.model import events as ev
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.native import _core
 from replay_audit.parsers.tenhou_xml import limits
-from replay_audit.parsers.tenhou_xml.columns import DRAW_KINDS, MELD_KINDS, _players
+from replay_audit.parsers.tenhou_xml.columns import DRAW_KINDS, MELD_KINDS
 from replay_audit.parsers.tenhou_xml.values import log_id_from_name
 
 if TYPE_CHECKING:
@@ -59,10 +59,10 @@ def game_from_core(data: bytes, source: str = "<bytes>") -> ev.Game | None:
         built = _BUILDER.build(bytes(data), limits.MAX_ELEMENTS, limits.MAX_ATTRIBUTE_LENGTH)
         if built is None:
             return None
-        g, pre_game, hands, owari = built
+        g, players, pre_game, hands, owari = built
         return ev.Game(
             meta=_meta(g, source),
-            players=_players(g)[: g["players"]],
+            players=players,
             hands=hands,
             owari=owari,
             pre_game=pre_game,
@@ -114,6 +114,7 @@ def _builder() -> GameBuilder | None:
         owari=ev.Owari,
         hand=ev.HandLog,
         meld=Meld,
+        player=ev.Player,
         meld_kinds=_MELD_KINDS,
         draw_kinds=DRAW_KINDS,
         unquote=unquote,
