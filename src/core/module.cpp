@@ -7,7 +7,7 @@
 // replay_audit/_core.pyi types it for mypy.  The Python side, each with its fallback
 // to the pure-Python code: replay_audit/native.py (Wall objects),
 // replay_audit/parsers/tenhou_xml/columns.py and from_columns.py (the events table,
-// the Game built from the columns), replay_audit/scoring/core.py (WinValue objects
+// the Game built by GameBuilder), replay_audit/scoring/core.py (WinValue objects
 // and payments) and replay_audit/replay/moves.py (the moves the core does not play).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
