@@ -1,8 +1,9 @@
 """Types of ``replay_audit._core``, the compiled core (C++ in ``src/core``, pybind11)."""
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from replay_audit.model.events import Event, HandLog, Owari, Player
 from replay_audit.scoring.context import WinContext, WinValue
 
 SOURCES_DIGEST: str
@@ -137,23 +138,41 @@ def mjlog_decline_reason(
 ) -> str | None:
     """Why ``read_mjlog`` declines ``data``, or None if it reads it."""
 
-def group_events(
-    draw_cls: type,
-    discard_cls: type,
-    hand: Any,
-    seq: Any,
-    kind: Any,
-    seat: Any,
-    tile: Any,
-    tsumogiri: Any,
-    others: list[Any],
-    n_hands: int,
-    draw_kind: int,
-    discard_kind: int,
-) -> tuple[list[Any], list[list[Any]]]:
-    """A game's events grouped by hand, ``(pre_game, [events of hand 0, ...])``: each
-    draw and discard built here from the ``read_mjlog`` event columns (numpy arrays),
-    every other event taken in document order from ``others``."""
+class GameBuilder:
+    """Builds a ``Game``'s parts from one mjlog document in one pass, given the model's
+    classes once (each checked to have exactly the slots the core fills: TypeError)."""
+
+    def __init__(
+        self,
+        *,
+        draw: type,
+        discard: type,
+        call: type,
+        riichi_declare: type,
+        riichi_accept: type,
+        new_dora: type,
+        disconnect: type,
+        reconnect: type,
+        win: type,
+        drawn: type,
+        owari: type,
+        hand: type,
+        meld: type,
+        player: type,
+        meld_kinds: Sequence[str],
+        draw_kinds: Sequence[str],
+        unquote: Callable[[str], str],
+    ) -> None: ...
+    def build(
+        self, data: bytes, max_elements: int, max_attribute_length: int
+    ) -> (
+        tuple[
+            dict[str, Any], tuple[Player, ...], tuple[Event, ...], tuple[HandLog, ...], Owari | None
+        ]
+        | None
+    ):
+        """``(game values, players, pre_game, hands, the last Owari or None)``: the game
+        values are ``read_mjlog``'s ``game`` dict; None where ``read_mjlog`` declines."""
 
 def play_moves(
     events: tuple[Any, ...],

@@ -25,7 +25,16 @@ from hypothesis import strategies as st
 
 from replay_audit.io import read_log
 from replay_audit.model.errors import InvalidValueError, LogFormatError
-from replay_audit.model.events import Call, Discard, Draw, Game, NewDora, RecordedWin
+from replay_audit.model.events import (
+    Call,
+    Discard,
+    Draw,
+    Game,
+    NewDora,
+    Reconnect,
+    RecordedDraw,
+    RecordedWin,
+)
 from replay_audit.parsers.meld_code import decode_meld
 from replay_audit.parsers.tenhou_xml import (
     MAX_ATTRIBUTE_LENGTH,
@@ -507,49 +516,95 @@ def test_owari_values_read_as_python_float(mantissa: int, point: int, neg: bool,
     check_same(doc)
 
 
-# ---------------------------------------------------------------- group_events
+@pytest.mark.parametrize(
+    "name", ["A", "", "%zz", "%", "%%41", "%4%41", "%E3%81", "%e3%81%82x", "a+b%20c", "%FF%FE"]
+)
+def test_percent_escapes_unquoted_as_urllib(name: str) -> None:
+    """The core unquotes the player and reconnect names itself: the same text as
+    ``urllib.parse.unquote`` (the Python reader's), stray '%' and bad UTF-8 included."""
+    doc = _sub(RICH.read_bytes(), rb'n0="[^"]*"', f'n0="{name}"'.encode())
+    doc = _sub(doc, rb"(<T\d+/>)", f'\\1<UN n2="{name}"/>'.encode())
+    assert check_same(doc)
+    game = from_columns.game_from_core(doc)
+    assert game is not None
+    reconnects = [e for h in game.hands for e in h.events if isinstance(e, Reconnect)]
+    assert game.players[0].name == reconnects[0].name
 
 
-def test_group_events_builds_draws_and_discards_and_places_the_others() -> None:
-    """``_core.group_events`` (what ``game_from_core`` builds the moves with): the
-    draws and discards equal the dataclasses' own, the others keep their order, a
-    hand of -1 goes before the game, and inconsistent columns raise."""
-    import numpy as np
+# ---------------------------------------------------------------- GameBuilder
 
-    from replay_audit.parsers.tenhou_xml import from_columns
 
-    assert from_columns._group_events is _core.group_events  # the build is not stale
+def _builder(**changes: object) -> _core.GameBuilder:
+    """``_core.GameBuilder`` as ``from_columns`` makes it, with ``changes``."""
+    from urllib.parse import unquote
 
-    def cols(**kw: list[int]) -> list[np.ndarray]:
-        types = {"hand": np.int32, "seq": np.int32, "kind": np.int8, "seat": np.int8}
-        types |= {"tile": np.int16, "tsumogiri": np.int8}
-        return [np.array(kw[k], dtype=t) for k, t in types.items()]
+    from replay_audit.model import events as ev
+    from replay_audit.model.meld import Meld
 
-    a, b = NewDora(2, 7), NewDora(5, 9)
-    columns = cols(
-        hand=[-1, 0, 0, 0, 1, 1],
-        seq=[0, 1, 2, 3, 4, 5],
-        kind=[9, 0, 1, 9, 1, 9],
-        seat=[-1, 2, 2, -1, 3, -1],
-        tile=[-1, 60, 61, -1, 135, -1],
-        tsumogiri=[0, 0, 1, 0, 0, 0],
-    )
-    pre, hands = _core.group_events(Draw, Discard, *columns, ["x", a, b], 2, 0, 1)
-    assert pre == ["x"]
-    assert hands == [[Draw(1, 2, 60), Discard(2, 2, 61, True), a], [Discard(4, 3, 135, False), b]]
-    assert type(hands[1][0].tsumogiri) is bool and hands[0][0].__class__ is Draw
-    with pytest.raises(ValueError, match="fewer others"):
-        _core.group_events(Draw, Discard, *columns, ["x", a], 2, 0, 1)
-    with pytest.raises(ValueError, match="more others"):
-        _core.group_events(Draw, Discard, *columns, ["x", a, b, b], 2, 0, 1)
-    with pytest.raises(IndexError):
-        _core.group_events(Draw, Discard, *columns, ["x", a, b], 1, 0, 1)
+    kw: dict[str, object] = {
+        "draw": ev.Draw,
+        "discard": ev.Discard,
+        "call": ev.Call,
+        "riichi_declare": ev.RiichiDeclare,
+        "riichi_accept": ev.RiichiAccept,
+        "new_dora": ev.NewDora,
+        "disconnect": ev.Disconnect,
+        "reconnect": ev.Reconnect,
+        "win": ev.RecordedWin,
+        "drawn": ev.RecordedDraw,
+        "owari": ev.Owari,
+        "hand": ev.HandLog,
+        "meld": Meld,
+        "player": ev.Player,
+        "meld_kinds": from_columns._MELD_KINDS,
+        "draw_kinds": columns.DRAW_KINDS,
+        "unquote": unquote,
+    }
+    return _core.GameBuilder(**(kw | changes))  # type: ignore[arg-type]
+
+
+def test_game_builder_is_current_and_checks_its_classes() -> None:
+    """``game_from_core`` builds with ``_core.GameBuilder`` (the build is not stale),
+    which refuses a class whose slots are not exactly the fields it fills."""
+    assert isinstance(from_columns._BUILDER, _core.GameBuilder)
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True, slots=True)
+    class Longer:
+        seq: int
+        seat: int
+        tile: int
+        extra: int = 0
+
+    @dataclass(frozen=True, slots=True)
+    class Renamed:
+        seq: int
+        who: int
+        tile: int
 
     class Plain:
         seq = seat = tile = 0
 
-    with pytest.raises(TypeError, match="not a slot"):
-        _core.group_events(Plain, Discard, *columns, ["x", a, b], 2, 0, 1)
-    short = [*columns[:5], columns[5][:3]]
-    with pytest.raises(ValueError, match="lengths"):
-        _core.group_events(Draw, Discard, *short, ["x", a, b], 2, 0, 1)
+    for cls in (Longer, Renamed, Plain, Discard):
+        with pytest.raises(TypeError):
+            _builder(draw=cls)
+    with pytest.raises(ValueError, match="draw kinds"):
+        _builder(draw_kinds=columns.DRAW_KINDS[:-1])
+
+
+def test_game_builder_equality_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corpus check would see a builder that builds a wrong value: one given the
+    draw kinds in another order builds, for a game with a draw, a ``Game`` unequal to
+    the Python reader's."""
+    need(CORPUS)
+    monkeypatch.setattr(from_columns, "_BUILDER", _builder(draw_kinds=columns.DRAW_KINDS[::-1]))
+    for path in _corpus_paths()[:50]:
+        data = gzip.decompress(path.read_bytes())
+        expected = parse_tenhou_xml(data, str(path), engine="python")
+        built = from_columns.game_from_core(data, str(path))
+        assert built is not None
+        if any(isinstance(e, RecordedDraw) for h in expected.hands for e in h.events):
+            assert built != expected
+            return
+        assert built == expected
+    raise AssertionError("no game with a draw in the first 50 corpus files")

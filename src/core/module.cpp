@@ -1,13 +1,13 @@
 // replay_audit._core: the compiled core's Python bindings (pybind11).
 //
 // It holds the wall rebuilt from the seed (wall.hpp), the mjlog XML reader to columns
-// and the grouping of a Game's draws and discards (mjlog.hpp), the scoring engine
+// (mjlog.hpp) and to a Game's events and hands (build_events.hpp), the scoring engine
 // (scoring.hpp: the value of a win and its payments) and the runs of plain draws and
 // discards of the replay (replay.hpp); all four are in the audit's path.
 // replay_audit/_core.pyi types it for mypy.  The Python side, each with its fallback
 // to the pure-Python code: replay_audit/native.py (Wall objects),
 // replay_audit/parsers/tenhou_xml/columns.py and from_columns.py (the events table,
-// the Game built from the columns), replay_audit/scoring/core.py (WinValue objects
+// the Game built by GameBuilder), replay_audit/scoring/core.py (WinValue objects
 // and payments) and replay_audit/replay/moves.py (the moves the core does not play).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "build_events.hpp"
 #include "game.hpp"
 #include "mjlog.hpp"
 #include "replay.hpp"
@@ -219,24 +220,7 @@ py::object read_mjlog(const py::bytes& data, int max_elements, std::size_t max_a
     py::dict owari;
     owari["scores"] = column(g.owari.scores, 4);
     owari["points"] = column(g.owari.points, 4);
-    py::dict game;
-    game["players"] = g.players;
-    game["tile_set"] = g.tile_set;
-    game["go_type"] = g.has_go ? py::object(py::int_(g.go_type)) : py::object(py::none());
-    game["lobby"] = g.has_lobby ? py::object(py::int_(g.lobby)) : py::object(py::none());
-    game["seed"] = ref_or_none(g, g.seed);
-    py::list extra;
-    for (const auto& kv : g.meta_extra) extra.append(py::make_tuple(kv.first, kv.second));
-    game["extra"] = extra;
-    const mj::PlayerList& pl = g.player_list;
-    py::list names;
-    for (std::int32_t n : pl.names) names.append(ref_or_none(g, n));
-    game["names"] = names;
-    game["dan"] = ref_or_none(g, pl.dan);
-    game["rate"] = ref_or_none(g, pl.rate);
-    game["sx"] = ref_or_none(g, pl.sx);
-    game["gold"] = ref_or_none(g, pl.gold);
-    game["rc"] = ref_or_none(g, pl.rc);
+    py::dict game = mj::game_values(g);
     py::list strings;
     for (const auto& s : g.strings) strings.append(py::str(s));
     py::dict out;
@@ -260,95 +244,6 @@ py::object mjlog_decline_reason(const py::bytes& data, int max_elements,
     const mj::Limits limits = limits_of(max_elements, max_attribute_length);
     if (mj::read_mjlog(std::string_view(data), &g, &reason, limits)) return py::none();
     return py::str(reason);
-}
-
-// The slot descriptors of ``cls`` named ``names``, checked to be plain slots.
-std::vector<py::object> slot_descriptors(py::handle cls, std::initializer_list<const char*> names) {
-    if (!PyType_Check(cls.ptr())) throw py::type_error("a class is needed");
-    std::vector<py::object> out;
-    for (const char* name : names) {
-        py::object d = py::reinterpret_steal<py::object>(PyObject_GetAttrString(cls.ptr(), name));
-        if (!d) throw py::error_already_set();
-        if (Py_TYPE(d.ptr()) != &PyMemberDescr_Type || !Py_TYPE(d.ptr())->tp_descr_set)
-            throw py::type_error(std::string("not a slot: ") + name);
-        out.push_back(std::move(d));
-    }
-    return out;
-}
-
-void set_slot(const py::object& d, PyObject* obj, PyObject* value) {  // steals ``value``
-    if (!value) throw py::error_already_set();
-    const int rc = Py_TYPE(d.ptr())->tp_descr_set(d.ptr(), obj, value);
-    Py_DECREF(value);
-    if (rc < 0) throw py::error_already_set();
-}
-
-// A game's events grouped by hand, as from_columns._build_game groups them: each draw
-// and discard made here (``object.__new__(cls)``, then its slots set, as the Python
-// builder does), every other event taken in document order from ``others``.
-// Returns (pre_game, [events of hand 0, ...]).
-py::tuple group_events(py::handle draw_cls, py::handle discard_cls,
-                       const py::array_t<std::int32_t, py::array::c_style>& hand,
-                       const py::array_t<std::int32_t, py::array::c_style>& seq,
-                       const py::array_t<std::int8_t, py::array::c_style>& kind,
-                       const py::array_t<std::int8_t, py::array::c_style>& seat,
-                       const py::array_t<std::int16_t, py::array::c_style>& tile,
-                       const py::array_t<std::int8_t, py::array::c_style>& tsumogiri,
-                       const py::list& others, py::ssize_t n_hands, int draw_kind,
-                       int discard_kind) {
-    const auto draw_slots = slot_descriptors(draw_cls, {"seq", "seat", "tile"});
-    const auto discard_slots = slot_descriptors(discard_cls, {"seq", "seat", "tile", "tsumogiri"});
-    const py::ssize_t n = seq.size();
-    if (hand.size() != n || kind.size() != n || seat.size() != n || tile.size() != n ||
-        tsumogiri.size() != n)
-        throw py::value_error("event columns of different lengths");
-    if (n_hands < 0) throw py::value_error("n_hands < 0");
-    auto* draw_type = reinterpret_cast<PyTypeObject*>(draw_cls.ptr());
-    auto* discard_type = reinterpret_cast<PyTypeObject*>(discard_cls.ptr());
-    py::tuple empty(0);
-    py::list pre_game;
-    py::list hands(n_hands);
-    for (py::ssize_t i = 0; i < n_hands; ++i) hands[i] = py::list();
-    const std::int32_t* h = hand.data();
-    const std::int32_t* sq = seq.data();
-    const std::int8_t* k = kind.data();
-    const std::int8_t* st = seat.data();
-    const std::int16_t* t = tile.data();
-    const std::int8_t* tg = tsumogiri.data();
-    py::ssize_t next_other = 0;
-    const py::ssize_t n_others = static_cast<py::ssize_t>(others.size());
-    std::int32_t current = -2;
-    PyObject* target = pre_game.ptr();
-    for (py::ssize_t i = 0; i < n; ++i) {
-        if (h[i] != current) {
-            current = h[i];
-            if (current < 0) {
-                target = pre_game.ptr();
-            } else {
-                if (current >= n_hands) throw py::index_error("event of a hand out of range");
-                target = PyList_GET_ITEM(hands.ptr(), current);
-            }
-        }
-        py::object obj;
-        if (k[i] == draw_kind || k[i] == discard_kind) {
-            const bool draw = k[i] == draw_kind;
-            PyTypeObject* type = draw ? draw_type : discard_type;
-            obj = py::reinterpret_steal<py::object>(type->tp_new(type, empty.ptr(), nullptr));
-            if (!obj) throw py::error_already_set();
-            const auto& slots = draw ? draw_slots : discard_slots;
-            set_slot(slots[0], obj.ptr(), PyLong_FromLong(sq[i]));
-            set_slot(slots[1], obj.ptr(), PyLong_FromLong(st[i]));
-            set_slot(slots[2], obj.ptr(), PyLong_FromLong(t[i]));
-            if (!draw) set_slot(slots[3], obj.ptr(), PyBool_FromLong(tg[i] == 1));
-        } else {
-            if (next_other >= n_others) throw py::value_error("fewer others than events");
-            obj = py::reinterpret_borrow<py::object>(PyList_GET_ITEM(others.ptr(), next_other));
-            ++next_other;
-        }
-        if (PyList_Append(target, obj.ptr()) < 0) throw py::error_already_set();
-    }
-    if (next_other != n_others) throw py::value_error("more others than events");
-    return py::make_tuple(pre_game, hands);
 }
 
 py::object decode_meld(long long m, int who, bool gari) {
@@ -863,12 +758,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("mjlog_decline_reason", &mjlog_decline_reason, py::arg("data"),
           py::arg("max_elements") = 200000, py::arg("max_attribute_length") = 65536,
           "Why read_mjlog declines ``data``, or None if it reads it.");
-    m.def("group_events", &group_events, py::arg("draw_cls"), py::arg("discard_cls"),
-          py::arg("hand"), py::arg("seq"), py::arg("kind"), py::arg("seat"), py::arg("tile"),
-          py::arg("tsumogiri"), py::arg("others"), py::arg("n_hands"), py::arg("draw_kind"),
-          py::arg("discard_kind"),
-          "A game's events grouped by hand (pre_game, [hand events]): draws and discards\n"
-          "built here from the event columns, every other event taken in order from others.");
+    mj::bind_game_builder(m);
     m.def("play_moves", &replay_audit::core::play_moves, py::arg("events"), py::arg("i"), py::arg("draw_cls"),
           py::arg("discard_cls"), py::arg("lists"), py::arg("scalars"), py::arg("wall_live"),
           py::arg("th_mask"),

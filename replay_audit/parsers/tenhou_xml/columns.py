@@ -5,7 +5,8 @@
 tables per hand, per win, per draw, per meld and per final-scores line.  This module
 gives those columns to people who build data sets (``mjlog_events``,
 ``mjlog_tables``: no object per event, and ``table.to_pandas()`` gives a DataFrame);
-``from_columns`` builds from the same columns the ``Game`` the Python reader builds.
+``from_columns`` has the core build from the same tables, without numpy, the ``Game``
+the Python reader builds (``_core.GameBuilder``: ``_players`` here is its Python twin).
 
 The core reads the documents Tenhou writes and *declines* the rest (returns None): an
 XML declaration, a DOCTYPE or ENTITY, a comment, an entity reference, non-ASCII bytes,
