@@ -194,3 +194,22 @@ def decode_meld(
 ) -> tuple[int, tuple[int, ...], int | None, int | None, int | None] | None:
     """A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of
     ``replay_audit.meld.MeldKind``; None where ``meld_code.decode_meld`` raises."""
+
+# ------------------------------------------------------------------ waits (waits.hpp)
+
+def wait_mask(counts: Sequence[int]) -> int | None:
+    """``replay.waits.wait_mask`` of 34 counts (a list or tuple, each 0-4): bit k set
+    when one more tile of kind k, held fewer than four times, completes the hand; None
+    when the core declines the input."""
+
+def tiles_wait_mask(tiles: Sequence[int]) -> int | None:
+    """``wait_mask`` of the counts of tile ids 0-135 (a list or tuple); None when
+    declined (an id outside 0-135, a kind more than four times)."""
+
+def is_complete(counts: Sequence[int]) -> bool | None:
+    """``scoring.agari.is_complete`` of 34 counts (a list or tuple, each 0-4); None
+    when the core declines the input."""
+
+def tiles_complete(tiles: Sequence[int]) -> bool | None:
+    """``is_complete`` of the counts of tile ids 0-135 (a list or tuple); None when
+    declined."""

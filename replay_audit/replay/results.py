@@ -15,7 +15,7 @@ from replay_audit.model.events import (
     RecordedWin,
 )
 from replay_audit.model.meld import Meld
-from replay_audit.model.tiles import counts34, to_notation
+from replay_audit.model.tiles import to_notation
 from replay_audit.replay.calls import _Calls
 from replay_audit.replay.compare import _json_key, _meld_text, _melds_key, _xml_key
 from replay_audit.replay.state import (
@@ -26,8 +26,8 @@ from replay_audit.replay.state import (
     _TH_MASK,
 )
 from replay_audit.replay.values import ResultReplay
-from replay_audit.replay.waits import _has_wait
-from replay_audit.scoring.agari import is_complete
+from replay_audit.replay.waits import hand_wait_mask
+from replay_audit.scoring.agari import is_complete_tiles
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
 
@@ -73,8 +73,7 @@ class _Results(_Calls):
             renhou = self.uninterrupted and not self.discarded[s]
             tiles = [*hand, win_tile]
             self._check_furiten(s, seq, hand)
-        counts = counts34(tiles)
-        if not is_complete(counts):
+        if not is_complete_tiles(tiles):
             self._find(
                 "win_incomplete",
                 "the winning hand is not complete",
@@ -206,7 +205,7 @@ class _Results(_Calls):
                     None,
                     computed=self.live,
                 )
-            tenpai = tuple(s < n and _has_wait(counts34(self.concealed[s])) for s in range(seats))
+            tenpai = tuple(s < n and hand_wait_mask(self.concealed[s]) != 0 for s in range(seats))
             nagashi = tuple(s < n and self.nagashi[s] for s in range(seats))
             if r.shown is not None:
                 shown = set(r.shown_seats)
@@ -253,7 +252,7 @@ class _Results(_Calls):
                 return False
             cand = r.shown_seats if r.shown is not None else range(self.n)
             winners = [
-                s for s in cand if s != lo[0] and is_complete(counts34([*self.concealed[s], lo[1]]))
+                s for s in cand if s != lo[0] and is_complete_tiles([*self.concealed[s], lo[1]])
             ]
             return len(winners) == 3
         return False

@@ -12,9 +12,8 @@ from replay_audit.model.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.model.tiles import counts34
 from replay_audit.replay.moves import _Moves
-from replay_audit.replay.waits import _waits
+from replay_audit.replay.waits import hand_wait_mask
 
 
 class _Riichi(_Moves):
@@ -57,12 +56,9 @@ class _Riichi(_Moves):
     def _check_furiten(self, s: int, seq: int, hand: list[int]) -> None:
         """Furiten by own discards, by a passed winning tile since the seat's last
         discard (temporary) and since its riichi discard (riichi furiten)."""
-        w = _waits(counts34(hand))
-        if not w:
+        mask = hand_wait_mask(hand)
+        if not mask:
             return
-        mask = 0
-        for k in w:
-            mask |= 1 << k
         why = ""
         if self.disc_mask[s] & mask:
             why = "a wait is in the seat's own discards"

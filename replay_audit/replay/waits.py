@@ -1,18 +1,33 @@
 """Waits and tenpai of a concealed hand, as bit masks over the 34 kinds.
 
-Owns ``wait_mask`` (and ``_waits``, ``_has_wait``, ``riichi_wait_mask``): which kinds complete a hand,
-Tenhou's tenpai (a wait not held four times), by suit patterns.
+Owns ``wait_mask`` (and ``hand_wait_mask``, ``_waits``, ``_has_wait``,
+``riichi_wait_mask``): which kinds complete a hand, Tenhou's tenpai (a wait not held
+four times), by suit patterns.
+
+``wait_mask`` asks the compiled core (``_core.wait_mask``, ``src/core/waits.cpp``)
+when the install has it, and ``hand_wait_mask`` (the same of tile ids: the core counts
+them itself) too; ``_py_wait_mask`` is the reference they are held equal to
+(``tests/test_core_waits.py``), and answers without the core or when it declines.
 
 Must not: know about a table, seats or rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from replay_audit.model.tiles import TERMINALS_AND_HONORS
+from replay_audit.model.tiles import TERMINALS_AND_HONORS, Tile, counts34
+from replay_audit.native import _core
 from replay_audit.replay.state import _TH_MASK
-from replay_audit.scoring.agari import is_complete, is_regular_complete
+from replay_audit.scoring.agari import _py_is_complete, is_regular_complete
+
+CORE_WAIT_MASK: Callable[[Sequence[int]], int | None] | None = getattr(_core, "wait_mask", None)
+"""The core's ``wait_mask`` (None: no core, a stale build, or switched off by a test)."""
+CORE_TILES_WAIT_MASK: Callable[[Sequence[int]], int | None] | None = getattr(
+    _core, "tiles_wait_mask", None
+)
+"""The core's ``wait_mask`` of tile ids (None as for ``CORE_WAIT_MASK``)."""
 
 # --------------------------------------------------------------------------- helpers
 
@@ -60,7 +75,29 @@ def _suit_waits(part: tuple[int, ...], pair: bool) -> int:
 
 def wait_mask(counts: list[int]) -> int:
     """Bit mask of the kinds that complete the hand, as ``agari.waits`` finds
-    them (kinds held four times left out), computed suit by suit.
+    them (kinds held four times left out): the core's, else ``_py_wait_mask``."""
+    core = CORE_WAIT_MASK
+    if core is not None:
+        mask = core(counts)
+        if mask is not None:
+            return mask
+    return _py_wait_mask(counts)
+
+
+def hand_wait_mask(tiles: list[Tile]) -> int:
+    """``wait_mask`` of these tile ids' counts (``counts34``): the core counts them
+    itself, which spares the replay a ``counts34`` at each ron and draw."""
+    core = CORE_TILES_WAIT_MASK
+    if core is not None:
+        mask = core(tiles)
+        if mask is not None:
+            return mask
+    return _py_wait_mask(counts34(tiles))
+
+
+def _py_wait_mask(counts: list[int]) -> int:
+    """``wait_mask`` in Python, computed suit by suit: the reference the core is
+    held equal to.
 
     This is the hot part of the replay (riichi, furiten, exhaustive draws).
     A regular hand of 3n+1 tiles waits either in its one suit of 3m+1 tiles
@@ -114,7 +151,7 @@ def _special_waits(counts: list[int]) -> int:
     for k in cand:
         if counts[k] < 4:
             counts[k] += 1
-            if is_complete(counts):
+            if _py_is_complete(counts):
                 mask |= 1 << k
             counts[k] -= 1
     return mask
@@ -139,7 +176,7 @@ def riichi_wait_mask(counts: list[int]) -> int:
 
 
 def _waits(counts: list[int]) -> set[int]:
-    """``agari.waits`` (the same answer, computed suit by suit: ``wait_mask``)."""
+    """``agari.waits`` (the same answer, computed by ``wait_mask``)."""
     mask = wait_mask(counts)
     return {k for k in range(34) if mask >> k & 1}
 

@@ -6,6 +6,11 @@ Works on 34-kind count lists.  ``is_complete`` answers for any hand of
 player already holds all four of is not tenpai.  Suits are checked one at a
 time with a memo keyed by the suit's counts, so repeated calls are cheap.
 
+``is_complete`` asks the compiled core (``_core.is_complete``, ``src/core/waits.cpp``)
+when the install has it, and ``is_complete_tiles`` (the same of tile ids: the core
+counts them itself) too; ``_py_is_complete`` is the reference they are held equal to
+(``tests/test_core_waits.py``), and answers without the core or when it declines.
+
 >>> from replay_audit.model.tiles import parse_tiles, counts34
 >>> sorted(waits(counts34(parse_tiles("123456789m1122p"))))
 [9, 10]
@@ -15,9 +20,20 @@ Must not: know about seats, tables or rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from replay_audit.model.tiles import NUM_KINDS
+from replay_audit.model.tiles import NUM_KINDS, Tile, counts34
+from replay_audit.native import _core
+
+CORE_IS_COMPLETE: Callable[[Sequence[int]], bool | None] | None = getattr(
+    _core, "is_complete", None
+)
+"""The core's ``is_complete`` (None: no core, a stale build, or switched off by a test)."""
+CORE_TILES_COMPLETE: Callable[[Sequence[int]], bool | None] | None = getattr(
+    _core, "tiles_complete", None
+)
+"""The core's ``is_complete`` of tile ids (None as for ``CORE_IS_COMPLETE``)."""
 
 _KOKUSHI = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -88,8 +104,30 @@ def is_kokushi(counts: list[int] | tuple[int, ...]) -> bool:
     return pair and all(counts[k] == 0 for k in range(NUM_KINDS) if k not in _KOKUSHI)
 
 
-def is_complete(counts: list[int] | tuple[int, ...]) -> bool:
+def _py_is_complete(counts: list[int] | tuple[int, ...]) -> bool:
+    """``is_complete`` in Python: the reference the core is held equal to."""
     return is_regular_complete(counts) or is_chiitoitsu(counts) or is_kokushi(counts)
+
+
+def is_complete(counts: list[int] | tuple[int, ...]) -> bool:
+    """Sets and one pair, seven distinct pairs or kokushi (any number of sets)."""
+    core = CORE_IS_COMPLETE
+    if core is not None:
+        done = core(counts)
+        if done is not None:
+            return done
+    return _py_is_complete(counts)
+
+
+def is_complete_tiles(tiles: list[Tile]) -> bool:
+    """``is_complete`` of these tile ids' counts (``counts34``): the core counts them
+    itself, which spares the replay a ``counts34`` at each win."""
+    core = CORE_TILES_COMPLETE
+    if core is not None:
+        done = core(tiles)
+        if done is not None:
+            return done
+    return _py_is_complete(counts34(tiles))
 
 
 def waits(counts: list[int] | tuple[int, ...], allowed: frozenset[int] | None = None) -> set[int]:

@@ -29,6 +29,7 @@
 #include "scoring.hpp"
 #include "sha512.hpp"
 #include "wall.hpp"
+#include "waits.hpp"
 
 #ifndef REPLAY_AUDIT_CORE_SOURCES
 #define REPLAY_AUDIT_CORE_SOURCES "unknown"  // setup.py defines it: a digest of src/core
@@ -723,6 +724,82 @@ private:
     std::vector<core::WinOut> outs_;
 };
 
+// ------------------------------------------------------------------ waits (waits.hpp)
+// The bindings of waits.hpp, in one block: a hand comes as a list or tuple of 34 counts
+// or of tile ids, read item by item (no std::vector conversion: these calls are many and
+// small).  None when the core declines the input; then replay_audit's Python answers.
+
+// ``obj``'s items into ``out`` (at most ``cap``); their number, or -1 if ``obj`` is not a
+// list or tuple of ints that fit a long, or holds more than ``cap`` items.
+long read_ints(py::handle obj, long* out, long cap) {
+    PyObject* o = obj.ptr();
+    if (!PyList_Check(o) && !PyTuple_Check(o)) return -1;
+    PyObject** items = PySequence_Fast_ITEMS(o);
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if (n > cap) return -1;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        const long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return -1;
+        }
+        out[i] = v;
+    }
+    return static_cast<long>(n);
+}
+
+// 34 counts (each 0-4) from ``counts``, or from tile ids 0-135 when ``tiles``.
+bool read_hand(py::handle obj, bool tiles, std::uint8_t* counts) {
+    long v[4 * core::kNumKinds];
+    const long n = read_ints(obj, v, tiles ? 4 * core::kNumKinds : core::kNumKinds);
+    if (tiles) return n >= 0 && core::count_tiles(v, n, counts);
+    if (n != core::kNumKinds) return false;
+    for (int k = 0; k < core::kNumKinds; ++k) {
+        if (v[k] < 0 || v[k] > 4) return false;
+        counts[k] = static_cast<std::uint8_t>(v[k]);
+    }
+    return true;
+}
+
+void def_waits(py::module_& m) {
+    m.def(
+        "wait_mask",
+        [](py::handle counts) -> py::object {
+            std::uint8_t c[core::kNumKinds];
+            if (!read_hand(counts, false, c)) return py::none();
+            return py::int_(core::wait_mask(c));
+        },
+        py::arg("counts"),
+        "replay_audit.replay.waits.wait_mask of 34 counts (each 0-4), or None.");
+    m.def(
+        "tiles_wait_mask",
+        [](py::handle tiles) -> py::object {
+            std::uint8_t c[core::kNumKinds];
+            if (!read_hand(tiles, true, c)) return py::none();
+            return py::int_(core::wait_mask(c));
+        },
+        py::arg("tiles"), "wait_mask of the counts34 of tile ids (0-135), or None.");
+    m.def(
+        "is_complete",
+        [](py::handle counts) -> py::object {
+            std::uint8_t c[core::kNumKinds];
+            if (!read_hand(counts, false, c)) return py::none();
+            return py::bool_(core::is_complete(c));
+        },
+        py::arg("counts"),
+        "replay_audit.scoring.agari.is_complete of 34 counts (each 0-4), or None.");
+    m.def(
+        "tiles_complete",
+        [](py::handle tiles) -> py::object {
+            std::uint8_t c[core::kNumKinds];
+            if (!read_hand(tiles, true, c)) return py::none();
+            return py::bool_(core::is_complete(c));
+        },
+        py::arg("tiles"), "is_complete of the counts34 of tile ids (0-135), or None.");
+}
+
+// ------------------------------------------------------------------ end of waits
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -809,4 +886,5 @@ PYBIND11_MODULE(_core, m) {
              "The results as ``score_win`` gives them (None where declined).")
         .def("win_values", &WinBatch::win_values,
              "The results as WinValue objects (set_value_type first; None where declined).");
+    def_waits(m);  // waits.hpp: the block above
 }

@@ -152,6 +152,8 @@ inline Wait run_wait(int start, int win) {
 
 constexpr int kKokushiKinds[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
 
+}  // namespace
+
 // decompose.is_kokushi_counts
 bool is_kokushi(const std::uint8_t* c) {
     int total = 0;
@@ -179,6 +181,8 @@ bool is_chiitoitsu(const std::uint8_t* c) {
     }
     return pairs == 7 && total == 14;
 }
+
+namespace {
 
 // ------------------------------------------------------------------ yaku.py
 

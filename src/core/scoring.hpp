@@ -142,6 +142,11 @@ struct WinOut {
 // score_win (hand.py) for the han-and-fu scoring.  Returns out->error.
 int score_win(const WinIn& in, const ScoreRules& rules, WinOut* out);
 
+// decompose.is_kokushi_counts and is_chiitoitsu_counts over 34 counts (the shapes
+// waits.cpp's is_complete asks about too).
+bool is_kokushi(const std::uint8_t* counts);
+bool is_chiitoitsu(const std::uint8_t* counts);
+
 // What win_deltas (payments.py) needs of a WinValue, and the table.
 struct DeltasIn {
     std::int64_t ron = 0;
