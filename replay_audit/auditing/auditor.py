@@ -193,11 +193,12 @@ def _parse(data: bytes, source: str, fmt: str, strict: bool) -> Game:
 
 
 def _add_facts(fa: FileAudit, game: Game) -> None:
-    """Per-player facts for the statistics layer (absent until it exists)."""
-    try:
-        from replay_audit import stats
-    except ImportError:  # pragma: no cover - the stats layer is optional here
-        return
-    fa.hand_facts.extend(stats.hand_facts(game))
-    fa.game_facts.extend(stats.game_facts(game))
-    fa.score_history.extend(stats.score_history(game))
+    """Per-player facts for the statistics layer.  Only the fact modules are
+    imported: the ``stats`` package's aggregation needs pandas, whose import
+    costs more than the facts of hundreds of files."""
+    from replay_audit.stats.facts import hand_facts
+    from replay_audit.stats.game_facts import game_facts, score_history
+
+    fa.hand_facts.extend(hand_facts(game))
+    fa.game_facts.extend(game_facts(game))
+    fa.score_history.extend(score_history(game))

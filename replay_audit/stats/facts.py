@@ -19,10 +19,8 @@ Must not: aggregate, read files or render.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import is_not
 from typing import Any
 
 from replay_audit.model.events import (
@@ -37,7 +35,6 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.model.meld import MeldKind
-from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import is_terminal_or_honor, kind
 from replay_audit.replay.waits import riichi_wait_mask
 from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks
@@ -58,7 +55,64 @@ YAKU_DOUBLE_RIICHI = 21
 YAKU_URA = 53
 
 _CALLS_THAT_TAKE = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
-_TILE_MOVES = frozenset({Draw, Discard, Call})
+
+_ROW: dict[str, Any] = {
+    # identity
+    "file": None,
+    "log_id": None,
+    "game_type": None,
+    "hand_index": None,
+    "label": None,
+    "seat": None,
+    "name": None,
+    "dealer": False,
+    "result": None,
+    # riichi and calls
+    "riichi_declared": False,
+    "riichi_accepted": False,
+    "riichi_turn": None,
+    "riichi_order": None,
+    "riichi_waits": None,
+    "chased": False,
+    "called": False,
+    "closed_kan": False,
+    "kita": 0,
+    # wins
+    "won": False,
+    "won_tsumo": False,
+    "won_ron": False,
+    "win_hand_value": None,
+    "win_payment": None,
+    "win_turn": None,
+    "ippatsu": False,
+    "ura": False,
+    "double_riichi": False,
+    "yakuman": False,
+    # losses
+    "dealt_in": False,
+    "deal_in_to": 0,
+    "deal_in_payment": 0,
+    "deal_in_to_riichi": 0,
+    "deal_in_to_open": 0,
+    "deal_in_to_dama": 0,
+    "pao_paid": 0,
+    "lost_to_tsumo": 0,
+    # draws
+    "exhaustive_draw": False,
+    "tenpai_at_draw": None,
+    "abortive": False,
+    "nagashi": False,
+    # points
+    "delta": 0,
+    "riichi_stick": 0,
+    "dealt": "",
+    "riichi_win": False,
+    "open_win": False,
+    "dama_win": False,
+    "net": 0,
+}
+"""A hand-facts row at its defaults, its keys in the columns' order: each row is a
+copy with what differs written in (cheaper than a literal of every column)."""
 
 
 # --------------------------------------------------------------------- hand facts
@@ -66,20 +120,19 @@ _TILE_MOVES = frozenset({Draw, Discard, Call})
 
 @dataclass(slots=True)
 class _SeatState:
-    """What one seat did during a hand, gathered in one pass over the moves."""
+    """What one seat did during a hand, from the hand's rarer events (made only
+    for a seat that called, declared riichi, placed a stick or won)."""
 
-    discards: int = 0
-    discards_taken: bool = False
     riichi_declared: bool = False
     riichi_accepted: bool = False
     riichi_turn: int | None = None
     riichi_order: int | None = None
     riichi_waits: int | None = None
-    """Tile kinds the hand waits on after the riichi discard (None: not yet, or unknown)."""
-    riichi_pending: bool = False
+    """Tile kinds the hand waits on after the riichi discard (None: not made, or unknown)."""
     opened: bool = False
     ankan: bool = False
     kita: int = 0
+    discards_taken: bool = False
     win_turn: int | None = None
 
 
@@ -95,18 +148,18 @@ def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
     if seat >= len(hand.haipai) or len(hand.haipai[seat]) != 13:
         return None
     tiles = list(hand.haipai[seat])
-    events = hand.events[: stop + 1]
     try:
-        # only draws, discards and calls move tiles: the rest is dropped in C
-        for ev in compress(events, map(_TILE_MOVES.__contains__, map(type, events))):
-            if ev.seat != seat:  # type: ignore[union-attr]  # a Draw, Discard or Call
-                continue
-            t = type(ev)  # exact type tests: mypy cannot narrow through ``t``, hence the ignores
+        # a plain loop with exact type tests: cheaper than filtering the moves in C
+        # first, as the seat test is then needed on each move anyway
+        for ev in hand.events[: stop + 1]:
+            t = type(ev)  # mypy cannot narrow through ``t``, hence the ignores
             if t is Draw:
-                tiles.append(ev.tile)  # type: ignore[union-attr]  # t is Draw
+                if ev.seat == seat:  # type: ignore[union-attr]  # t is Draw
+                    tiles.append(ev.tile)  # type: ignore[union-attr]  # t is Draw
             elif t is Discard:
-                tiles.remove(ev.tile)  # type: ignore[union-attr]  # t is Discard
-            else:
+                if ev.seat == seat:  # type: ignore[union-attr]  # t is Discard
+                    tiles.remove(ev.tile)  # type: ignore[union-attr]  # t is Discard
+            elif t is Call and ev.seat == seat:  # type: ignore[union-attr]  # t is Call
                 call: Call = ev  # type: ignore[assignment]  # t is Call
                 m = call.meld
                 if m.kind is MeldKind.KAKAN:
@@ -148,45 +201,54 @@ def _draw_tenpai(draw: RecordedDraw, seat: int) -> bool | None:
     return None
 
 
-def _nagashi_seats(draw: RecordedDraw, states: list[_SeatState], hand: HandLog) -> set[int]:
-    """Who made nagashi mangan: every discard a terminal or honor and none taken.
-    Falls back to the seats that were paid, when no discard pile qualifies
-    (a log cut short or a rule we do not know)."""
-    n = len(states)
+def _nagashi_seats(draw: RecordedDraw, n: int, taken: set[int], hand: HandLog) -> set[int]:
+    """Who made nagashi mangan: every discard a terminal or honor and none taken
+    (``taken``: the seats a call took a discard from).  Falls back to the seats
+    that were paid, when no discard pile qualifies (a log cut short or a rule we
+    do not know)."""
     kinds: list[list[int]] = [[] for _ in range(n)]
     for ev in hand.events:  # rare (a nagashi draw): the piles are rebuilt only here
         if type(ev) is Discard and ev.seat < n:
             kinds[ev.seat].append(kind(ev.tile))
     by_moves = {
         s
-        for s, st in enumerate(states)
-        if kinds[s] and not st.discards_taken and all(is_terminal_or_honor(k) for k in kinds[s])
+        for s in range(n)
+        if kinds[s] and s not in taken and all(is_terminal_or_honor(k) for k in kinds[s])
     }
     if by_moves:
         return by_moves
-    return {s for s, d in enumerate(draw.deltas[: len(states)]) if d > 0}
+    return {s for s, d in enumerate(draw.deltas[:n]) if d > 0}
 
 
-def _index_of(events: Sequence[object], ev: object) -> int:
-    """Where ``ev`` (this very object) sits in ``events``."""
-    for i, x in enumerate(events):
-        if x is ev:
-            return i
-    raise ValueError("event not in its hand")  # pragma: no cover - ev comes from events
+def _state(states: dict[int, _SeatState], seat: int) -> _SeatState:
+    st = states.get(seat)
+    if st is None:
+        st = states[seat] = _SeatState()
+    return st
 
 
-def _has_yaku(win: RecordedWin, yaku_id: int, json_prefix: str, *, positive: bool = False) -> bool:
-    """Does the recorded win list this yaku (by Tenhou id, or by JSON name)?
-    ``positive``: only when it is worth at least one han (Tenhou lists ura at 0)."""
+def _riichi_yaku(win: RecordedWin) -> tuple[bool, bool, bool]:
+    """Does the recorded win list ippatsu, ura (worth at least one han: Tenhou
+    lists ura at 0) and double riichi, by Tenhou id or by JSON name?  One pass
+    over the yaku for the three."""
+    ippatsu = ura = double = False
     for yid, han in win.yaku:
-        if yid == yaku_id and (han > 0 or not positive):
-            return True
+        if yid == YAKU_IPPATSU:
+            ippatsu = True
+        elif yid == YAKU_URA:
+            if han > 0:
+                ura = True
+        elif yid == YAKU_DOUBLE_RIICHI:
+            double = True
     for name in win.yaku_names:
-        if name.startswith(json_prefix):
-            if positive and "(0" in name:
-                continue
-            return True
-    return False
+        if name.startswith("一発"):
+            ippatsu = True
+        elif name.startswith("裏ドラ"):
+            if "(0" not in name:
+                ura = True
+        elif name.startswith("両立直"):
+            double = True
+    return ippatsu, ura, double
 
 
 def hand_facts(game: Game) -> list[dict[str, Any]]:
@@ -226,86 +288,82 @@ def hand_facts(game: Game) -> list[dict[str, Any]]:
       facts run in every audit and a shanten per seat and hand would cost
       several times the rest of the facts.
     """
-    rules = game_rules(game)
-    gtype = game_type(game)
-    names = [player_key(game, s) for s in range(game.meta.players)]
+    n = game.meta.players
+    meta = game.meta
+    base = {**_ROW, "file": meta.source, "log_id": meta.log_id, "game_type": game_type(game)}
+    names = [player_key(game, s) for s in range(n)]
+    cost = game_rules(game).riichi_cost
     rows: list[dict[str, Any]] = []
     for hand in game.hands:
-        rows.extend(_facts_for_hand(game, hand, rules, gtype, names))
+        rows.extend(_facts_for_hand(hand, n, base, names, cost))
     return rows
 
 
 def _facts_for_hand(
-    game: Game, hand: HandLog, rules: RuleSet, gtype: str, names: list[str] | None = None
+    hand: HandLog, n: int, base: dict[str, Any], names: list[str], cost: int
 ) -> list[dict[str, Any]]:
-    n = game.meta.players
-    states = [_SeatState() for _ in range(n)]
-    ndisc = [0] * n  # discards per seat so far (``_SeatState.discards`` written at the end)
-    pending = [False] * n  # riichi declared, riichi discard not yet made
-    any_pending = False
+    """The rows of one hand: ``base`` (the game's row, every column in order) copied
+    per seat, with what differs from its defaults written in.  Per-seat state is
+    kept only for the seats that called, declared riichi or won."""
+    events = hand.events
+    ndisc = [0] * n  # discards per seat so far
+    states: dict[int, _SeatState] = {}  # seats that called, declared, won
+    pending: set[int] = set()  # riichi declared, riichi discard not yet made
     last_discarder: int | None = None
-    declared_order = 0
+    declared = 0
     wins: list[RecordedWin] = []
     draws: list[RecordedDraw] = []
-    events = hand.events
-    # Draws (a third of the events) say nothing here: they are dropped in C
-    # (``compress`` over the events' types) before the loop.
-    for ev in compress(events, map(is_not, map(type, events), repeat(Draw))):
-        # The event types are final classes: an exact type test suffices, and is
-        # cheaper than isinstance.  mypy cannot narrow ``ev`` through ``t``, so each
-        # branch binds a narrowed local under one ignore.
+    # A plain loop: draws and discards (nine events in ten) cost a type test and,
+    # for a discard, a count; an exact type test is cheaper than isinstance, which
+    # only the rarer events get (it narrows their types for mypy).
+    for i, ev in enumerate(events):
         t = type(ev)
+        if t is Draw:
+            continue
         if t is Discard:
             ds: int = ev.seat  # type: ignore[union-attr]  # t is Discard
             if ds < n:
                 ndisc[ds] += 1
-                if any_pending and pending[ds]:  # the riichi discard: the wait is now fixed
-                    pending[ds] = False
-                    any_pending = any(pending)
-                    states[ds].riichi_waits = riichi_wait_kinds(hand, ds, _index_of(events, ev))
+                if pending and ds in pending:  # the riichi discard: the wait is now fixed
+                    pending.discard(ds)
+                    states[ds].riichi_waits = riichi_wait_kinds(hand, ds, i)
             last_discarder = ds
-        elif t is Call:
-            call: Call = ev  # type: ignore[assignment]  # t is Call
-            if call.seat >= n:
+        elif isinstance(ev, Call):
+            if ev.seat >= n:
                 continue
-            meld = call.meld
+            st = _state(states, ev.seat)
+            meld = ev.meld
             mk = meld.kind
             if meld.opened:
-                states[call.seat].opened = True
+                st.opened = True
             if mk is MeldKind.ANKAN:
-                states[call.seat].ankan = True
+                st.ankan = True
             elif mk is MeldKind.KITA:
-                states[call.seat].kita += 1
+                st.kita += 1
             if mk in _CALLS_THAT_TAKE:
                 taken_from = meld.from_seat if meld.from_seat is not None else last_discarder
                 if taken_from is not None and taken_from < n:
-                    states[taken_from].discards_taken = True
-        elif t is RiichiDeclare:
-            rd: RiichiDeclare = ev  # type: ignore[assignment]  # t is RiichiDeclare
-            if rd.seat < n and not states[rd.seat].riichi_declared:
-                st = states[rd.seat]
-                st.riichi_declared = True
-                st.riichi_turn = ndisc[rd.seat] + 1
-                declared_order += 1
-                st.riichi_order = declared_order
-                st.riichi_pending = True
-                pending[rd.seat] = True
-                any_pending = True
-        elif t is RiichiAccept:
-            ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
-            if ra.seat < n:
-                states[ra.seat].riichi_accepted = True
-        elif t is RecordedWin:
-            win: RecordedWin = ev  # type: ignore[assignment]  # t is RecordedWin
-            if win.seat < n and states[win.seat].win_turn is None:
-                states[win.seat].win_turn = ndisc[win.seat] + 1
-            wins.append(win)
-        elif t is RecordedDraw:
-            draws.append(ev)  # type: ignore[arg-type]  # t is RecordedDraw
-    for seat in range(n):
-        st = states[seat]
-        st.discards = ndisc[seat]
-        st.riichi_pending = pending[seat]
+                    _state(states, taken_from).discards_taken = True
+        elif isinstance(ev, RiichiDeclare):
+            if ev.seat < n:
+                st = _state(states, ev.seat)
+                if not st.riichi_declared:
+                    st.riichi_declared = True
+                    st.riichi_turn = ndisc[ev.seat] + 1
+                    declared += 1
+                    st.riichi_order = declared
+                    pending.add(ev.seat)
+        elif isinstance(ev, RiichiAccept):
+            if ev.seat < n:
+                _state(states, ev.seat).riichi_accepted = True
+        elif isinstance(ev, RecordedWin):
+            if ev.seat < n:
+                st = _state(states, ev.seat)
+                if st.win_turn is None:
+                    st.win_turn = ndisc[ev.seat] + 1
+            wins.append(ev)
+        elif isinstance(ev, RecordedDraw):
+            draws.append(ev)
 
     if wins:
         result = "win"
@@ -318,135 +376,112 @@ def _facts_for_hand(
     else:
         result = "none"
 
-    meta = game.meta
-    file, log_id, hand_index, label, dealer = (
-        meta.source,
-        meta.log_id,
-        hand.index,
-        hand.label,
-        hand.dealer,
-    )
-    if names is None:
-        names = [player_key(game, s) for s in range(n)]
+    delta = [0] * n
+    results: tuple[RecordedWin | RecordedDraw, ...] = (*wins, *draws)
+    for res in results:
+        for seat, dv in enumerate(res.deltas[:n]):
+            delta[seat] += dv
+
+    hand_row = base.copy()
+    hand_row["hand_index"] = hand.index
+    hand_row["label"] = hand.label
+    hand_row["result"] = result
+    hand_row["exhaustive_draw"] = result in ("exhaustive", "nagashi")
+    hand_row["abortive"] = result == "abortive"
+    dealer = hand.dealer
     haipai = hand.haipai
     n_haipai = len(haipai)
-    exhaustive_draw = result in ("exhaustive", "nagashi")
-    abortive = result == "abortive"
-    cost = rules.riichi_cost
     rows: list[dict[str, Any]] = []
     for seat in range(n):
-        st = states[seat]
-        order = st.riichi_order
-        # one literal, identity keys then the facts (the
-        # columns' order); the last four are filled in below
-        rows.append(
-            {
-                "file": file,
-                "log_id": log_id,
-                "game_type": gtype,
-                "hand_index": hand_index,
-                "label": label,
-                "seat": seat,
-                "name": names[seat],
-                "dealer": dealer == seat,
-                "result": result,
-                "riichi_declared": st.riichi_declared,
-                "riichi_accepted": st.riichi_accepted,
-                "riichi_turn": st.riichi_turn,
-                "riichi_order": order,
-                "riichi_waits": st.riichi_waits,
-                "chased": order is not None and order < declared_order,
-                "called": st.opened,
-                "closed_kan": st.ankan,
-                "kita": st.kita,
-                "won": False,
-                "won_tsumo": False,
-                "won_ron": False,
-                "win_hand_value": None,
-                "win_payment": None,
-                "win_turn": None,
-                "ippatsu": False,
-                "ura": False,
-                "double_riichi": False,
-                "yakuman": False,
-                "dealt_in": False,
-                "deal_in_to": 0,
-                "deal_in_payment": 0,
-                "deal_in_to_riichi": 0,
-                "deal_in_to_open": 0,
-                "deal_in_to_dama": 0,
-                "pao_paid": 0,
-                "lost_to_tsumo": 0,
-                "exhaustive_draw": exhaustive_draw,
-                "tenpai_at_draw": None,
-                "abortive": abortive,
-                "nagashi": False,
-                "delta": 0,
-                "riichi_stick": cost if st.riichi_accepted else 0,
-                "dealt": bytes(haipai[seat]).hex() if seat < n_haipai else "",
-                "riichi_win": False,
-                "open_win": False,
-                "dama_win": False,
-                "net": 0,
-            }
-        )
+        row = hand_row.copy()  # every column, in order, at its default
+        row["seat"] = seat
+        row["name"] = names[seat]
+        if seat == dealer:
+            row["dealer"] = True
+        if seat < n_haipai:
+            row["dealt"] = bytes(haipai[seat]).hex()
+        stick = 0
+        seat_state = states.get(seat)
+        if seat_state is not None:
+            st = seat_state
+            if st.riichi_declared:
+                order = st.riichi_order
+                row["riichi_declared"] = True
+                row["riichi_turn"] = st.riichi_turn
+                row["riichi_order"] = order
+                row["riichi_waits"] = st.riichi_waits
+                row["chased"] = order is not None and order < declared
+            if st.riichi_accepted:
+                row["riichi_accepted"] = True
+                row["riichi_stick"] = stick = cost
+            if st.opened:
+                row["called"] = True
+            if st.ankan:
+                row["closed_kan"] = True
+            if st.kita:
+                row["kita"] = st.kita
+        row["delta"] = delta[seat]
+        row["net"] = delta[seat] - stick
+        rows.append(row)
 
     for w in wins:
-        if w.seat >= n:
-            continue
-        deltas = w.deltas
-        winner = rows[w.seat]
-        wst = states[w.seat]
-        winner["won"] = True
-        winner["won_tsumo"] = winner["won_tsumo"] or w.tsumo
-        winner["won_ron"] = winner["won_ron"] or not w.tsumo
-        winner["win_hand_value"] = (winner["win_hand_value"] or 0) + (w.points or 0)
-        if deltas:
-            winner["win_payment"] = (winner["win_payment"] or 0) + deltas[w.seat]
-        winner["win_turn"] = wst.win_turn
-        winner["ippatsu"] = winner["ippatsu"] or _has_yaku(w, YAKU_IPPATSU, "一発")
-        winner["ura"] = winner["ura"] or _has_yaku(w, YAKU_URA, "裏ドラ", positive=True)
-        winner["double_riichi"] = winner["double_riichi"] or _has_yaku(
-            w, YAKU_DOUBLE_RIICHI, "両立直"
-        )
-        winner["yakuman"] = winner["yakuman"] or bool(w.yakuman)
-        pao = w.pao_seat if w.pao_seat is not None and w.pao_seat < n else None
-        if not w.tsumo and w.from_seat < n:
-            loser = rows[w.from_seat]
-            loser["dealt_in"] = True
-            loser["deal_in_to"] += 1
-            if deltas:
-                loser["deal_in_payment"] += -deltas[w.from_seat]
-            if wst.riichi_declared:
-                loser["deal_in_to_riichi"] += 1
-            elif wst.opened:
-                loser["deal_in_to_open"] += 1
-            else:
-                loser["deal_in_to_dama"] += 1
-        if pao is not None and pao != w.from_seat and deltas:
-            rows[pao]["pao_paid"] += -deltas[pao]
-        if w.tsumo and deltas:
-            for s in range(n):
-                if s != w.seat and s != pao:
-                    rows[s]["lost_to_tsumo"] += -deltas[s]
+        if w.seat < n:
+            _add_win(rows, states[w.seat], w, n)
 
     for d in draws:
         if d.kind in ("exhaustive", "nm"):
             for seat in range(n):
                 rows[seat]["tenpai_at_draw"] = _draw_tenpai(d, seat)
         if d.kind == "nm":
-            for seat in _nagashi_seats(d, states, hand):
+            taken = {s for s, st in states.items() if st.discards_taken}
+            for seat in _nagashi_seats(d, n, taken, hand):
                 rows[seat]["nagashi"] = True
-
-    results: tuple[RecordedWin | RecordedDraw, ...] = (*wins, *draws)
-    for res in results:
-        for seat, dv in enumerate(res.deltas[:n]):
-            rows[seat]["delta"] += dv
-
-    for seat, row in enumerate(rows):
-        st = states[seat]
-        row["riichi_win"] = row["won"] and st.riichi_declared
-        row["open_win"] = row["won"] and st.opened
-        row["dama_win"] = row["won"] and not st.opened and not st.riichi_declared
-        row["net"] = row["delta"] - row["riichi_stick"]
     return rows
+
+
+def _add_win(rows: list[dict[str, Any]], wst: _SeatState, w: RecordedWin, n: int) -> None:
+    """Write one recorded win into the hand's rows: the winner's, the loser's (a
+    ron), the liable player's (pao) and the payers' of a tsumo."""
+    deltas = w.deltas
+    tsumo = w.tsumo
+    winner = rows[w.seat]
+    winner["won"] = True
+    if tsumo:
+        winner["won_tsumo"] = True
+    else:
+        winner["won_ron"] = True
+    winner["win_hand_value"] = (winner["win_hand_value"] or 0) + (w.points or 0)
+    if deltas:
+        winner["win_payment"] = (winner["win_payment"] or 0) + deltas[w.seat]
+    winner["win_turn"] = wst.win_turn
+    ippatsu, ura, double = _riichi_yaku(w)
+    if ippatsu:
+        winner["ippatsu"] = True
+    if ura:
+        winner["ura"] = True
+    if double:
+        winner["double_riichi"] = True
+    if w.yakuman:
+        winner["yakuman"] = True
+    winner["riichi_win"] = wst.riichi_declared
+    winner["open_win"] = wst.opened
+    winner["dama_win"] = not wst.opened and not wst.riichi_declared
+    pao = w.pao_seat if w.pao_seat is not None and w.pao_seat < n else None
+    if not tsumo and w.from_seat < n:
+        loser = rows[w.from_seat]
+        loser["dealt_in"] = True
+        loser["deal_in_to"] += 1
+        if deltas:
+            loser["deal_in_payment"] += -deltas[w.from_seat]
+        if wst.riichi_declared:
+            loser["deal_in_to_riichi"] += 1
+        elif wst.opened:
+            loser["deal_in_to_open"] += 1
+        else:
+            loser["deal_in_to_dama"] += 1
+    if pao is not None and pao != w.from_seat and deltas:
+        rows[pao]["pao_paid"] += -deltas[pao]
+    if tsumo and deltas:
+        for s in range(n):
+            if s != w.seat and s != pao:
+                rows[s]["lost_to_tsumo"] += -deltas[s]

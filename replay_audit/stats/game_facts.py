@@ -55,7 +55,8 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
     """
     rules = game_rules(game)
     gtype = game_type(game)
-    n = game.meta.players
+    meta = game.meta
+    n = meta.players
     owari = game.owari
     complete = owari is not None and len(owari.scores) >= n
     places = placements(owari.scores[:n]) if complete and owari else ()
@@ -63,20 +64,23 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
     rates = [p.rate for p in game.players[:n]]
     known_rates = [r for r in rates if r is not None]
     rated = complete and len(known_rates) == n  # every seat has a rate
+    # per game, not per seat: the platform and lobby read the rules again
+    game_platform = platform(game)
     lobby_name = lobby(game)
+    hands = len(game.hands)
     rows = []
     for seat in seats(game):
         rows.append(
             {
-                "file": game.meta.source,
-                "log_id": game.meta.log_id,
-                "date": game.meta.date,
+                "file": meta.source,
+                "log_id": meta.log_id,
+                "date": meta.date,
                 "game_type": gtype,
-                "platform": platform(game),
+                "platform": game_platform,
                 "rules": rules.name,
                 "players": n,
-                "hanchan": game.meta.hanchan,
-                "hands": len(game.hands),
+                "hanchan": meta.hanchan,
+                "hands": hands,
                 "complete": complete,
                 "seat": seat,
                 "name": player_key(game, seat),
@@ -128,19 +132,22 @@ def score_history(game: Game) -> list[dict[str, Any]]:
     when the game has none, the last result's recorded scores plus its deltas.
 
     This is the data of the score-over-time chart (amae-koromo#5)."""
-    n = game.meta.players
+    meta = game.meta
+    n = meta.players
+    file, log_id = meta.source, meta.log_id
+    names = [player_key(game, seat) for seat in range(n)]  # once per game, not per row
     rows: list[dict[str, Any]] = []
 
     def add(index: int, label: str, scores: tuple[int, ...]) -> None:
         for seat in range(min(n, len(scores))):
             rows.append(
                 {
-                    "file": game.meta.source,
-                    "log_id": game.meta.log_id,
+                    "file": file,
+                    "log_id": log_id,
                     "hand_index": index,
                     "label": label,
                     "seat": seat,
-                    "name": player_key(game, seat),
+                    "name": names[seat],
                     "score": scores[seat],
                 }
             )
