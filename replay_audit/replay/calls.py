@@ -22,6 +22,7 @@ from replay_audit.replay.state import (
     _OFFER_DISCARD,
     _OFFER_KAKAN,
     _OFFER_KITA,
+    _PAO_KINDS,
     _PAO_SETS,
     _SUUKANTSU,
 )
@@ -54,49 +55,65 @@ class _Calls(_Riichi):
         return True
 
     def _open_call(self, ev: Call, m: Meld) -> None:
+        # One call in five events: the meld's fields are read once into locals,
+        # and the rare checks (pao, ippatsu) are entered only when they can apply.
         s = ev.seat
+        kind = m.kind
+        tiles = m.tiles
+        called = m.called
+        frm = m.from_seat
+        json = self.json
         lo = self.last_offer
         if (
             lo is None
             or lo[2] != _OFFER_DISCARD
-            or lo[0] != m.from_seat
+            or lo[0] != frm
             or lo[0] == s
-            or (lo[1] != m.called if not self.json else not _same_tile(lo[1], m.called))
+            or (lo[1] != called if not json else not _same_tile(lo[1], called))
         ):
             self._find(
                 "call_not_last_discard",
-                f"{m.kind} of a tile that was not just discarded",
+                f"{kind} of a tile that was not just discarded",
                 ev.seq,
                 s,
-                recorded=m.called,
+                recorded=called,
                 computed=lo[1] if lo else None,
             )
-        if m.kind is MeldKind.CHI:
+        if kind is MeldKind.CHI:
             if not self.rules.chi:
                 self._find("chi_not_allowed", "chi in a game without chi", ev.seq, s)
-            elif m.from_seat != (s - 1) % self.n:
+            elif frm != (s - 1) % self.n:
                 self._find("chi_not_left", "chi from someone other than the left player", ev.seq, s)
         if self.riichi[s] or self.riichi_declared == s:
-            self._find("call_after_riichi", f"{m.kind} after riichi", ev.seq, s)
+            self._find("call_after_riichi", f"{kind} after riichi", ev.seq, s)
         if not _meld_shape_ok(m):
-            self._find("call_not_held", f"{m.kind} tiles do not form the meld", ev.seq, s)
+            self._find("call_not_held", f"{kind} tiles do not form the meld", ev.seq, s)
+        hand = self.concealed[s]
         called_seen = False
-        for t in m.tiles:
-            if not called_seen and (t == m.called or (self.json and _same_tile(t, m.called))):
+        for t in tiles:
+            if not called_seen and (t == called or (json and _same_tile(t, called))):
                 called_seen = True
                 continue
-            if not self._take(s, t):
-                self._find("call_not_held", f"{m.kind}: tile {t} is not in the hand", ev.seq, s)
-        if m.from_seat is not None and 0 <= m.from_seat < len(self.nagashi):
-            self.nagashi[m.from_seat] = False
+            try:
+                hand.remove(t)  # _take's common case
+            except ValueError:
+                if not self._take(s, t):
+                    self._find("call_not_held", f"{kind}: tile {t} is not in the hand", ev.seq, s)
+        if frm is not None and 0 <= frm < len(self.nagashi):
+            self.nagashi[frm] = False
         self.melds[s].append(m)
-        if m.kind is not MeldKind.CHI and m.from_seat is not None:
+        if (
+            kind is not MeldKind.CHI
+            and frm is not None
+            and (kind is MeldKind.DAIMINKAN or (tiles and tiles[0] >> 2 in _PAO_KINDS))
+        ):
             self._liability(s, m)
         self.uninterrupted = False
-        self._break_ippatsu()
+        if True in self.ippatsu:
+            self._break_ippatsu()
         self.last_offer = None
         self.to_draw = -1
-        if m.kind is MeldKind.DAIMINKAN:
+        if kind is MeldKind.DAIMINKAN:
             self._kan_declared(ev, s)
             self._open_kan_dora()
             self.to_act = -1

@@ -45,12 +45,9 @@ class _Moves(_TableState):
             return self._moves(events, i)
         wall = self.wall
         check_wall = wall is not None and self.wall_ok
-        got: tuple[int, int, int, bool, int, int, int, bool, int, int, int] = play(
-            events,
-            i,
-            Draw,
-            Discard,
-            (
+        lists = self.core_lists
+        if lists is None:  # once per hand: the lists stay the same objects all hand
+            lists = self.core_lists = (
                 self.seen,
                 self.concealed,
                 self.last_draw,
@@ -63,7 +60,13 @@ class _Moves(_TableState):
                 self.offer_seats,
                 self.offer_kinds,
                 self.discarded,
-            ),
+            )
+        got: tuple[int, int, int, bool, int, int, int, bool, int, int, int] = play(
+            events,
+            i,
+            Draw,
+            Discard,
+            lists,
             (
                 self.n,
                 self.to_draw,
