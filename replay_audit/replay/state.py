@@ -195,25 +195,36 @@ class _TableState:
         self.wall_ok = True
         self.findings: list[Finding] = []
         self.results: list[ResultReplay] = []
-        self.core_lists: tuple[object, ...] | None = None
-        """The lists ``_core.play_moves`` plays on, packed at its first call
-        (``replay.moves``): none of them is ever replaced during a hand."""
         # Tile ids met so far (XML logs carry copy numbers, so a repeat is a
         # fifth copy).  A set: one hashed add per draw costs less than the big
         # integer mask it replaced (~8% of the replay, measured on the corpus).
-        if json:
-            self.seen: set[int] = set()
-            return
-        seen = set().union(*haipai)
-        seen.add(hand.dora_indicator)
-        if len(seen) != sum(map(len, haipai)) + 1:  # a tile twice: name each repeat
-            seen = set()
-            self.seen = seen  # _find reads nothing of it; set before, for tidiness
-            for t in [*chain.from_iterable(haipai), hand.dora_indicator]:
-                if t in seen:
-                    self._find("tile_duplicate", f"tile {t} dealt twice", hand.seq, None)
-                seen.add(t)
+        seen: set[int] = set()
+        if not json:
+            seen.update(*haipai)
+            seen.add(hand.dora_indicator)
+            if len(seen) != sum(map(len, haipai)) + 1:  # a tile twice: name each repeat
+                seen.clear()
+                for t in [*chain.from_iterable(haipai), hand.dora_indicator]:
+                    if t in seen:
+                        self._find("tile_duplicate", f"tile {t} dealt twice", hand.seq, None)
+                    seen.add(t)
         self.seen = seen
+        self.core_lists = (
+            seen,
+            concealed,
+            self.last_draw,
+            self.riichi,
+            self.ippatsu,
+            self.discards,
+            self.disc_mask,
+            self.nagashi,
+            self.last_disc_pos,
+            self.offer_seats,
+            self.offer_kinds,
+            self.discarded,
+        )
+        """The lists ``_core.play_moves`` plays on (``replay.moves``), in its order:
+        none of them is ever replaced during a hand, only changed in place."""
 
     # ------------------------------------------------------------------ plumbing
 
