@@ -13,16 +13,18 @@ from collections.abc import Sequence
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.tiles import RED_FIVES, to_notation
 
+_NOT_SETS = (MeldKind.CHI, MeldKind.KITA)
+"""Meld kinds that are no pon or kan (a module constant: enum members cost a class
+lookup each time they are named)."""
+
 
 def _sets_of(melds: Sequence[Meld], kinds: frozenset[int]) -> int:
     """How many of ``melds`` are pons or kans of one of ``kinds``."""
+    chi, kita = _NOT_SETS
     return sum(
         1
         for x in melds
-        if x.kind is not MeldKind.CHI
-        and x.kind is not MeldKind.KITA
-        and x.tiles
-        and x.tiles[0] >> 2 in kinds
+        if x.kind is not chi and x.kind is not kita and x.tiles and x.tiles[0] >> 2 in kinds
     )
 
 

@@ -99,11 +99,9 @@ def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) ->
         # common case, and the same tiles in another order still match.
         if got != dealt and set(got) != set(dealt):
             return None
+    # Positional: keyword arguments cost a dataclass's __init__ more, once a hand.
     return _HandWall(
-        dora=lay.take_dora(tiles),
-        ura=lay.take_ura(tiles),
-        live=tuple(tiles[lay.live]),
-        rinshan=lay.take_rinshan(tiles),
+        lay.take_dora(tiles), lay.take_ura(tiles), tuple(tiles[lay.live]), lay.take_rinshan(tiles)
     )
 
 
