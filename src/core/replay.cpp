@@ -218,20 +218,19 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             // moves._moves, a draw: in turn, not rinshan, a live tile left, not seen, as
             // the rebuilt wall has it.  Anything else is Python's to find.
             if (s != to_draw || rinshan_due == s || live <= 0) break;
-            int c = PySet_Contains(seen, tile_obj.ptr());
-            if (c != 0) {
-                if (c < 0) throw py::error_already_set();
-                break;
-            }
             if (check_wall) {
                 if (live_drawn >= PyTuple_GET_SIZE(wall)) break;
                 bool ok = true;
                 long expect = item_long(PyTuple_GET_ITEM(wall, live_drawn), ok);
                 if (!ok || expect != tile) break;
             }
+            // The last check, so that it can change the set: one hashed add that
+            // leaves the size as it was means the tile was seen (declined as is).
+            const Py_ssize_t seen_before = PySet_GET_SIZE(seen);
+            if (PySet_Add(seen, tile_obj.ptr()) < 0) throw py::error_already_set();
+            if (PySet_GET_SIZE(seen) == seen_before) break;
             rinshan_due = -1;
             live -= 1;
-            if (PySet_Add(seen, tile_obj.ptr()) < 0) throw py::error_already_set();
             live_drawn += 1;
             append(hand, tile_obj.ptr());
             Py_INCREF(tile_obj.ptr());
@@ -253,16 +252,19 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 long drawn = item_long(PyList_GET_ITEM(last_draw, s), ok);
                 if (!ok || after_call || tile != drawn) break;
             }
-            Py_ssize_t at = -1;
+            // list.remove's first equal item: the same int object (tile ids are
+            // CPython's shared small ints) is equal without reading its value.
+            Py_ssize_t found = -1;
             const Py_ssize_t size = PyList_GET_SIZE(hand);
             bool ok = true;
             for (Py_ssize_t j = 0; j < size && ok; ++j) {
-                if (item_long(PyList_GET_ITEM(hand, j), ok) == tile && ok) {
-                    at = j;
+                PyObject* held = PyList_GET_ITEM(hand, j);
+                if (held == tile_ptr || (item_long(held, ok) == tile && ok)) {
+                    found = j;
                     break;
                 }
             }
-            if (!ok || at < 0) break;
+            if (!ok || found < 0) break;
             PyObject* mask_obj = PyList_GET_ITEM(disc_mask, s);
             if (!PyLong_CheckExact(mask_obj)) break;
             unsigned long long mask = PyLong_AsUnsignedLongLong(mask_obj);
@@ -270,7 +272,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 PyErr_Clear();
                 break;
             }
-            if (PyList_SetSlice(hand, at, at + 1, nullptr) < 0) throw py::error_already_set();
+            if (PyList_SetSlice(hand, found, found + 1, nullptr) < 0) throw py::error_already_set();
             const long kind = tile >> 2;
             if (in_riichi) {
                 Py_INCREF(Py_False);
