@@ -200,3 +200,13 @@ def test_a_table_the_core_cannot_read_is_an_error_not_a_crash() -> None:
         play(_table(game), events, 0, Draw, Discard)  # type: ignore[call-arg]
     with pytest.raises(TypeError):
         play(_table(game), list(events), 0, Draw, Discard, 0)
+
+
+def test_the_offer_the_core_writes_is_a_discard_offer() -> None:
+    """The core ends a run on a discard with ``last_offer = (seat, tile, 0)``: 0 must
+    stay ``_OFFER_DISCARD`` (and the counters it writes, slots of the table)."""
+    from replay_audit.replay import state
+
+    assert state._OFFER_DISCARD == 0
+    for name in ("core_lists", "to_draw", "to_act", "after_call", "live", "last_offer"):
+        assert name in state._TableState.__slots__
