@@ -175,19 +175,18 @@ class GameBuilder:
         values are ``read_mjlog``'s ``game`` dict; None where ``read_mjlog`` declines."""
 
 def play_moves(
+    table: Any,
     events: tuple[Any, ...],
     i: int,
     draw_cls: type,
     discard_cls: type,
-    lists: tuple[Any, ...],
-    scalars: tuple[int, ...],
-    wall_live: tuple[int, ...],
     th_mask: int,
-) -> tuple[int, int, int, bool, int, int, int, bool, int, int, int]:
-    """The replay's plain draws and discards from ``events[i]`` on, on the replay's
-    lists (changed in place), stopping before anything rare (``replay.moves``):
-    (index reached, to_draw, to_act, after_call, live, rinshan_due, live_drawn,
-    drawn_rinshan, last, last_seat, last_tile)."""
+    /,
+) -> int:
+    """The replay's plain draws and discards from ``events[i]`` on, on the table's
+    state (``replay.state._TableState``: its ``core_lists`` changed in place, its
+    counters written back), stopping before anything rare (``replay.moves``): the
+    index reached, or -1 if the first move was declined (the table untouched)."""
 
 def decode_meld(
     m: int, who: int, gari: bool = False

@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
@@ -48,6 +48,7 @@ __all__ = [
     "HAVE_CORE",
     "PURE_PYTHON_ENV",
     "CoreMissingWarning",
+    "iter_wall_tiles",
     "iter_walls",
     "wall_from_init_shuffle",
     "walls_from_seed",
@@ -99,6 +100,26 @@ def _stream_walls(cls: type[Wall], stream: _core.WallStream) -> Iterator[Wall]:
     flipped = stream.flipped
     for record in stream:
         yield _record_wall(cls, record, flipped)
+
+
+def iter_wall_tiles(seed: str, players: int = 4) -> tuple[bool, int, Iterator[Sequence[int]]]:
+    """``iter_walls`` for the replay's hot path, without a ``Wall`` per hand:
+    (``Wall.flipped``, tiles per wall, and each wall's tiles in draw order).
+
+    From the core each wall is its record as it comes (the tiles, then the two
+    dice: read positions below the tile count only); from ``replay_audit.wall``
+    it is ``Wall.tiles``.  A bad seed raises ``ValueError`` here, as ``iter_walls``."""
+    wall = _wall_module()
+    if _core is not None and seed.isascii():
+        try:
+            stream = _core.WallStream(seed, players)
+        except ValueError:
+            pass
+        else:
+            return stream.flipped, 108 if players == 3 else 136, stream
+    walls: Iterator[Wall] = wall.iter_walls(seed, players)  # players is 3 or 4 past here
+    flipped = wall.seed_format(seed) == wall.FORMAT_HEX
+    return flipped, 108 if players == 3 else 136, (w.tiles for w in walls)
 
 
 def walls_from_seed(seed: str, players: int = 4, *, hands: int) -> list[Wall]:

@@ -119,8 +119,8 @@ def test_a_phoenix_game_replays_mostly_in_the_core() -> None:
 
     def counting(*args: object) -> object:
         got: Any = play(*args)
-        start: Any = args[1]
-        calls.append(got[0] - start)
+        start: Any = args[2]
+        calls.append(max(0, got - start))
         return got
 
     monkeypatch = pytest.MonkeyPatch()
@@ -131,3 +131,82 @@ def test_a_phoenix_game_replays_mostly_in_the_core() -> None:
         monkeypatch.undo()
     plain = sum(type(ev) in (Draw, Discard) for ev in hand.events)
     assert sum(calls) > plain * 0.9
+
+
+def test_the_comparison_fails_for_a_core_that_plays_differently() -> None:
+    """The equality tests above can fail: a core that forgets the discard it ended
+    on (so a chi or pon of it looks like a call of nothing) is caught on the first
+    phoenix game."""
+    from tests.conftest import CORPUS, need
+
+    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
+    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    play = moves.CORE_MOVES
+    assert play is not None
+
+    def forgetful(*args: Any) -> Any:
+        got = play(*args)
+        if got >= 0:
+            args[0].last_offer = None
+        return got
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        monkeypatch.setattr(moves, "CORE_MOVES", forgetful)
+        with pytest.raises(AssertionError):
+            _same(game, monkeypatch)
+    finally:
+        monkeypatch.undo()
+
+
+def _table(game: Game) -> Any:
+    from replay_audit.replay.table import _Table
+
+    return _Table(game, game.hands[0], rules_for_go_type(game.meta.go_type), None)
+
+
+def test_a_declined_first_move_leaves_the_table_as_it_was() -> None:
+    path = sorted(FIXTURES.glob("*.xml"))[0]
+    game = parse_tenhou_xml(path.read_bytes(), str(path))
+    table = _table(game)
+    from replay_audit.replay.state import _TableState
+
+    before = {name: repr(getattr(table, name, None)) for name in _TableState.__slots__}
+    events = game.hands[0].events
+    first = next(i for i, ev in enumerate(events) if type(ev) is Draw)
+    out_of_turn = dataclasses.replace(events[first], seat=(events[first].seat + 1) % 4)  # type: ignore[attr-defined]
+    assert moves.CORE_MOVES is not None
+    got = moves.CORE_MOVES(table, (out_of_turn,), 0, Draw, Discard, 0)
+    assert got == -1
+    after = {name: repr(getattr(table, name, None)) for name in before}
+    assert after == before
+
+
+def test_a_table_the_core_cannot_read_is_an_error_not_a_crash() -> None:
+    path = sorted(FIXTURES.glob("*.xml"))[0]
+    game = parse_tenhou_xml(path.read_bytes(), str(path))
+    play = moves.CORE_MOVES
+    assert play is not None
+    events = game.hands[0].events
+    table = _table(game)
+    table.core_lists = table.core_lists[:-1]
+    with pytest.raises(ValueError):
+        play(table, events, 0, Draw, Discard, 0)
+    table = _table(game)
+    table.to_draw = "east"
+    with pytest.raises(TypeError):
+        play(table, events, 0, Draw, Discard, 0)
+    with pytest.raises(TypeError):
+        play(_table(game), events, 0, Draw, Discard)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        play(_table(game), list(events), 0, Draw, Discard, 0)
+
+
+def test_the_offer_the_core_writes_is_a_discard_offer() -> None:
+    """The core ends a run on a discard with ``last_offer = (seat, tile, 0)``: 0 must
+    stay ``_OFFER_DISCARD`` (and the counters it writes, slots of the table)."""
+    from replay_audit.replay import state
+
+    assert state._OFFER_DISCARD == 0
+    for name in ("core_lists", "to_draw", "to_act", "after_call", "live", "last_offer"):
+        assert name in state._TableState.__slots__

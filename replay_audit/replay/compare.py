@@ -13,16 +13,18 @@ from collections.abc import Sequence
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.tiles import RED_FIVES, to_notation
 
+_NOT_SETS = (MeldKind.CHI, MeldKind.KITA)
+"""Meld kinds that are no pon or kan (a module constant: enum members cost a class
+lookup each time they are named)."""
+
 
 def _sets_of(melds: Sequence[Meld], kinds: frozenset[int]) -> int:
     """How many of ``melds`` are pons or kans of one of ``kinds``."""
+    chi, kita = _NOT_SETS
     return sum(
         1
         for x in melds
-        if x.kind is not MeldKind.CHI
-        and x.kind is not MeldKind.KITA
-        and x.tiles
-        and x.tiles[0] >> 2 in kinds
+        if x.kind is not chi and x.kind is not kita and x.tiles and x.tiles[0] >> 2 in kinds
     )
 
 
@@ -49,9 +51,26 @@ def _meld_text(m: Meld, aka: bool) -> str:
     return f"{m.kind}:{to_notation(m.tiles, aka)}"
 
 
+_SHAPES: dict[tuple[MeldKind, tuple[int, ...]], bool] = {}
+"""``_meld_shape`` by (kind, tiles): calls repeat the same few thousand shapes, and a
+lookup costs a fifth of the check.  Cleared when full (bounded memory)."""
+_SHAPES_MAX = 1 << 15
+
+
 def _meld_shape_ok(m: Meld) -> bool:
-    ks = sorted(t >> 2 for t in m.tiles)
-    if m.kind is MeldKind.CHI:
+    """Whether the meld's tiles form its kind (``_meld_shape``, remembered)."""
+    key = (m.kind, m.tiles)
+    ok = _SHAPES.get(key)
+    if ok is None:
+        if len(_SHAPES) >= _SHAPES_MAX:
+            _SHAPES.clear()
+        ok = _SHAPES[key] = _meld_shape(m.kind, m.tiles)
+    return ok
+
+
+def _meld_shape(kind: MeldKind, tiles: Sequence[int]) -> bool:
+    ks = sorted(t >> 2 for t in tiles)
+    if kind is MeldKind.CHI:
         return (
             len(ks) == 3
             and ks[2] < 27
@@ -59,5 +78,5 @@ def _meld_shape_ok(m: Meld) -> bool:
             and ks[1] == ks[0] + 1
             and ks[2] == ks[0] + 2
         )
-    want = 3 if m.kind is MeldKind.PON else 4
+    want = 3 if kind is MeldKind.PON else 4
     return len(ks) == want and ks[0] == ks[-1]

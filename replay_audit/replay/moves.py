@@ -37,62 +37,15 @@ class _Moves(_TableState):
 
     def _play_moves(self, events: tuple[object, ...], i: int) -> int:
         """Play draws and discards from ``events[i]`` on; the index reached.  The
-        core plays what it can of the run (``_moves``' common case); when it
-        declines the first move, ``_moves`` plays that one; without the core,
-        ``_moves`` plays the whole run."""
+        core plays what it can of the run (``_moves``' common case) on the table
+        itself (its ``core_lists`` and counters); when it declines the first move,
+        ``_moves`` plays that one; without the core, ``_moves`` plays the whole run."""
         play = CORE_MOVES
         if play is None or self.json:
             return self._moves(events, i)
-        wall = self.wall
-        check_wall = wall is not None and self.wall_ok
-        got: tuple[int, int, int, bool, int, int, int, bool, int, int, int] = play(
-            events,
-            i,
-            Draw,
-            Discard,
-            (
-                self.seen,
-                self.concealed,
-                self.last_draw,
-                self.riichi,
-                self.ippatsu,
-                self.discards,
-                self.disc_mask,
-                self.nagashi,
-                self.last_disc_pos,
-                self.offer_seats,
-                self.offer_kinds,
-                self.discarded,
-            ),
-            (
-                self.n,
-                self.to_draw,
-                self.to_act,
-                self.after_call,
-                self.live,
-                self.rinshan_due,
-                self.live_drawn,
-                check_wall,
-                self.riichi_declared,
-                not self.dora_pending and len(self.indicators) == self.dora_due,
-                self.drawn_rinshan,
-            ),
-            wall.live if check_wall and wall is not None else (),
-            _TH_MASK,
-        )
-        j, to_draw, to_act, after_call, live, rinshan_due, live_drawn, rinshan, last, seat, tile = (
-            got
-        )
-        if last == 0:  # declined the first move: the reference plays it
+        j: int = play(self, events, i, Draw, Discard, _TH_MASK)
+        if j < 0:  # declined the first move: the reference plays it
             return self._moves(events, i, i + 1)
-        self.to_draw = to_draw
-        self.to_act = to_act
-        self.after_call = after_call
-        self.live = live
-        self.rinshan_due = rinshan_due
-        self.live_drawn = live_drawn
-        self.drawn_rinshan = rinshan
-        self.last_offer = (seat, tile, _OFFER_DISCARD) if last == 2 else None
         return j
 
     def _moves(self, events: tuple[object, ...], i: int, end: int = -1) -> int:

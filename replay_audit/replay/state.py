@@ -36,6 +36,8 @@ _PAO_SETS = ((_DRAGON_KINDS, 3, _DAISANGEN), (_WIND_KINDS, 4, _DAISUUSHII))
 """What a kita may set aside outside Toutenkou (there ``GARI_KINDS``: 1m, 5m, 9m, North)."""
 _TH_MASK = sum(1 << k for k in TERMINALS_AND_HONORS)
 """Bit mask of the terminal and honor kinds, for nagashi and kyuushu checks."""
+_PAO_KINDS = _DRAGON_KINDS | _WIND_KINDS
+"""Every kind in ``_PAO_SETS``: a pon of another kind completes no pao set."""
 
 # Offer kinds: what a ron can be made on.
 _OFFER_DISCARD, _OFFER_KAKAN, _OFFER_KITA, _OFFER_ANKAN = 0, 1, 2, 3
@@ -48,6 +50,7 @@ class _TableState:
         "after_call",
         "aka",
         "concealed",
+        "core_lists",
         "dead_ura",
         "dealer",
         "disc_mask",
@@ -105,24 +108,42 @@ class _TableState:
         rules: RuleSet,
         wall: _HandWall | None,
     ) -> None:
+        # Once per hand, so its lists come from literals and multiplications
+        # (per-seat lists of lists one literal per seat): a fifth of the cost of
+        # building them in loops, measured on the corpus.
+        meta = game.meta
+        haipai = hand.haipai
         self.game = game
         self.hand = hand
         self.rules = rules
-        n = 3 if game.meta.players == 3 else 4
+        n = 3 if meta.players == 3 else 4
         self.n = n
-        self.json = game.meta.format == "tenhou-json"
-        self.aka = game.meta.aka
+        json = meta.format == "tenhou-json"
+        self.json = json
+        self.aka = meta.aka
         # Chip (祝儀) rooms reveal every kan dora at once (observed in the corpus chip
         # log); a RuleSet field would be better, until then the chip flag says it.
         self.kan_dora_now = rules.kan_dora_immediate
-        seats = max(4, len(hand.haipai))
-        self.concealed: list[list[int]] = [list(t) for t in hand.haipai]
-        while len(self.concealed) < seats:
-            self.concealed.append([])
-        self.melds: list[list[Meld]] = [[] for _ in range(seats)]
-        self.discards: list[list[int]] = [[] for _ in range(seats)]
+        dealt = len(haipai)
+        if dealt <= 4:
+            seats = 4
+            concealed = list(map(list, haipai))
+            if dealt < 4:
+                concealed += [[] for _ in range(4 - dealt)]
+            self.melds: list[list[Meld]] = [[], [], [], []]
+            self.discards: list[list[int]] = [[], [], [], []]
+            self.pao: list[list[tuple[int, int]]] = [[], [], [], []]
+        else:
+            seats = dealt
+            concealed = list(map(list, haipai))
+            self.melds = [[] for _ in range(seats)]
+            self.discards = [[] for _ in range(seats)]
+            self.pao = [[] for _ in range(seats)]
+        self.concealed: list[list[int]] = concealed
+        falses = [False] * seats
+        minus = [-1] * seats
         self.disc_mask = [0] * seats
-        self.discarded = [False] * seats
+        self.discarded = falses
         self.nagashi = [True] * seats
         # Live wall: 136 - 14 dead - 13 * 4 dealt (three-player: 108 - 14 - 13 * 3, 55
         # draws: a real sanma hand with three kita drew 52 live tiles before its
@@ -141,20 +162,19 @@ class _TableState:
         self.to_draw = hand.dealer
         self.to_act = -1
         self.after_call = False
-        self.last_draw = [-1] * seats
+        self.last_draw = minus
         self.drawn_rinshan = False
         self.rinshan_due = -1
         self.last_offer: tuple[int, int, int] | None = None
         self.offer_seats: list[int] = []
         self.offer_kinds: list[int] = []
-        self.last_disc_pos = [-1] * seats
-        self.riichi_pos = [-1] * seats
+        self.last_disc_pos = minus[:]
+        self.riichi_pos = minus[:]
         self.riichi_declared = -1
-        self.riichi = [False] * seats
-        self.riichi_double = [False] * seats
-        self.ippatsu = [False] * seats
+        self.riichi = falses[:]
+        self.riichi_double = falses[:]
+        self.ippatsu = falses[:]
         self.ippatsu_before_kakan: list[bool] | None = None
-        self.pao: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
         self.riichi_accepted: list[int] = []
         self.scores = list(hand.scores)
         self.sticks = hand.sticks
@@ -165,8 +185,11 @@ class _TableState:
         self.dora_pending = 0
         self.indicators = [hand.dora_indicator]
         self.wall = wall
-        self.wall_dora = wall.dora if wall else None
-        self.dead_ura = wall.ura if wall else None
+        if wall is not None:
+            self.wall_dora: tuple[int, ...] | None = wall.dora
+            self.dead_ura: tuple[int, ...] | None = wall.ura
+        else:
+            self.wall_dora = self.dead_ura = None
         self.live_drawn = 0
         self.rinshan_drawn = 0
         self.wall_ok = True
@@ -176,16 +199,32 @@ class _TableState:
         # fifth copy).  A set: one hashed add per draw costs less than the big
         # integer mask it replaced (~8% of the replay, measured on the corpus).
         seen: set[int] = set()
-        if not self.json:
-            dealt = [*chain.from_iterable(hand.haipai), hand.dora_indicator]
-            seen = set(dealt)
-            if len(seen) != len(dealt):  # a tile twice: name each repeat
-                seen = set()
-                for t in dealt:
+        if not json:
+            seen.update(*haipai)
+            seen.add(hand.dora_indicator)
+            if len(seen) != sum(map(len, haipai)) + 1:  # a tile twice: name each repeat
+                seen.clear()
+                for t in [*chain.from_iterable(haipai), hand.dora_indicator]:
                     if t in seen:
                         self._find("tile_duplicate", f"tile {t} dealt twice", hand.seq, None)
                     seen.add(t)
         self.seen = seen
+        self.core_lists = (
+            seen,
+            concealed,
+            self.last_draw,
+            self.riichi,
+            self.ippatsu,
+            self.discards,
+            self.disc_mask,
+            self.nagashi,
+            self.last_disc_pos,
+            self.offer_seats,
+            self.offer_kinds,
+            self.discarded,
+        )
+        """The lists ``_core.play_moves`` plays on (``replay.moves``), in its order:
+        none of them is ever replaced during a hand, only changed in place."""
 
     # ------------------------------------------------------------------ plumbing
 
@@ -246,8 +285,7 @@ class _TableState:
 
     def _break_ippatsu(self) -> None:
         ipp = self.ippatsu
-        for s in range(len(ipp)):
-            ipp[s] = False
+        ipp[:] = [False] * len(ipp)  # in place: the core holds the same list
 
     def _dora(self) -> tuple[int, ...]:
         due = self.dora_due

@@ -187,8 +187,10 @@ class _Table(_Results):
                 self.results.append(self._draw_result(ev))  # type: ignore[arg-type]  # t is RecordedDraw
         self._check_wall_dora()
         ura_source: str | None = None
-        if any(r.win is not None and r.win.riichi for r in self.results):
-            ura_source = "wall" if self.dead_ura is not None else "log"
+        for r in self.results:  # a loop, not any(): no generator per hand
+            if r.win is not None and r.win.riichi:
+                ura_source = "wall" if self.dead_ura is not None else "log"
+                break
         return HandReplay(
             hand=self.hand,
             results=tuple(self.results),

@@ -13,17 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
 
 from replay_audit import native
 from replay_audit.model.events import (
     Game,
     HandLog,
 )
-
-if TYPE_CHECKING:  # the wall module stays an optional, lazy import at run time
-    from replay_audit.wall import Wall
-
 
 # --------------------------------------------------------------------------- wall
 
@@ -49,14 +44,12 @@ class _Layout:
     positions, so the layout stays that module's knowledge; cached, because
     calling its methods for every hand costs more than the replay itself."""
 
-    dora: tuple[int, ...]
-    ura: tuple[int, ...]
+    first_dora: int
+    """Where INIT's dora indicator sits."""
     live: slice
-    rinshan: tuple[int, ...]
-    deal: tuple[frozenset[int], ...]
     take_dora: Callable[[Sequence[int]], tuple[int, ...]]
-    """``itemgetter`` over ``dora`` (and below ``ura``, ``rinshan``, each seat's
-    ``deal``): gathers the positions in one C call, per hand."""
+    """``itemgetter`` over the dora positions (and below ura, rinshan, each seat's
+    deal in the order dealt): gathers the positions in one C call, per hand."""
     take_ura: Callable[[Sequence[int]], tuple[int, ...]]
     take_rinshan: Callable[[Sequence[int]], tuple[int, ...]]
     take_deal: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
@@ -65,50 +58,50 @@ class _Layout:
 _LAYOUTS: dict[tuple[int, bool, int], _Layout | None] = {}
 
 
-def _layout(wall: Wall, dealer: int) -> _Layout | None:
-    key = (len(wall.tiles), bool(getattr(wall, "flipped", False)), dealer)
-    if key in _LAYOUTS:
-        return _LAYOUTS[key]
+def _layout(size: int, flipped: bool, dealer: int) -> _Layout | None:
+    """The layout of a wall of ``size`` tiles (``flipped`` as ``Wall.flipped``)."""
+    from replay_audit.wall import Wall  # optional, lazy; once per layout
+
     try:
-        probe = type(wall)(tuple(range(key[0])), wall.dice, key[1])
+        probe = Wall(tuple(range(size)), (1, 1), flipped)
         deal_size = probe.deal_size
         dora = tuple(probe.dora_indicator(k) for k in range(5))
-        ura = tuple(probe.ura_indicator(k) for k in range(5))
-        rinshan = tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
-        deal = tuple(frozenset(h) for h in probe.haipai(dealer))
         lay: _Layout | None = _Layout(
-            dora=dora,
-            ura=ura,
+            first_dora=dora[0],
             live=slice(deal_size, deal_size + probe.live_count(0)),
-            rinshan=rinshan,
-            deal=deal,
             take_dora=_taker(dora),
-            take_ura=_taker(ura),
-            take_rinshan=_taker(rinshan),
-            take_deal=tuple(_taker(tuple(sorted(h))) for h in deal),
+            take_ura=_taker(tuple(probe.ura_indicator(k) for k in range(5))),
+            take_rinshan=_taker(
+                tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
+            ),
+            take_deal=tuple(_taker(h) for h in probe.haipai(dealer)),
         )
     except (ValueError, IndexError, TypeError, AttributeError):
         lay = None
-    _LAYOUTS[key] = lay
+    _LAYOUTS[size, flipped, dealer] = lay
     return lay
 
 
-def _hand_wall(wall: Wall, hand: HandLog) -> _HandWall | None:
-    """The wall's indicators and draws if its deal matches the hand's INIT."""
-    lay = _layout(wall, hand.dealer)
+def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) -> _HandWall | None:
+    """The wall's indicators and draws if its deal matches the hand's INIT.
+
+    ``tiles`` is a wall's tiles in draw order (``size`` of them; a core record
+    has the dice after them, never read here)."""
+    key = (size, flipped, hand.dealer)
+    lay = _LAYOUTS[key] if key in _LAYOUTS else _layout(*key)
     if lay is None:
         return None
-    tiles = wall.tiles
-    if tiles[lay.dora[0]] != hand.dora_indicator:
+    if tiles[lay.first_dora] != hand.dora_indicator:
         return None
     for take, dealt in zip(lay.take_deal, hand.haipai, strict=False):
-        if set(take(tiles)) != set(dealt):
+        got = take(tiles)
+        # Logs list each seat's tiles in the order dealt: equal as dealt is the
+        # common case, and the same tiles in another order still match.
+        if got != dealt and set(got) != set(dealt):
             return None
+    # Positional: keyword arguments cost a dataclass's __init__ more, once a hand.
     return _HandWall(
-        dora=lay.take_dora(tiles),
-        ura=lay.take_ura(tiles),
-        live=tuple(tiles[lay.live]),
-        rinshan=lay.take_rinshan(tiles),
+        lay.take_dora(tiles), lay.take_ura(tiles), tuple(tiles[lay.live]), lay.take_rinshan(tiles)
     )
 
 
@@ -127,17 +120,22 @@ class _WallSource:
     means "no wall": the replay then takes ura from the log and says so.  Hand
     ``i`` normally uses wall ``i``; trimmed excerpts start mid-game, so on a
     mismatch later walls are searched for the one whose deal matches INIT.
+
+    The walls are kept as ``native.iter_wall_tiles`` gives them (the core's
+    records as they come, no ``Wall`` object per hand): the replay only reads
+    positions of them.
     """
 
     SEARCH_LIMIT = 40
 
-    __slots__ = ("cache", "damage", "it", "mod", "players", "usable")
+    __slots__ = ("cache", "damage", "flipped", "it", "players", "size", "usable")
 
     def __init__(self, game: Game) -> None:
         self.players = game.meta.players
-        self.cache: list[Wall] = []
-        self.it: Iterator[Wall] | None = None
-        self.mod: Any = None  # the optional ``replay_audit.wall`` module, once imported
+        self.cache: list[Sequence[int]] = []
+        self.it: Iterator[Sequence[int]] | None = None
+        self.flipped = False
+        self.size = 0
         self.usable = False
         self.damage: tuple[str, str] | None = None
         """(category, message) when the game's seed cannot be used: one finding for
@@ -146,11 +144,10 @@ class _WallSource:
             from replay_audit import wall as wall_mod  # optional, lazy
         except ImportError:
             return
-        self.mod = wall_mod
         seed = game.meta.seed
         if seed:
             try:
-                self.it = native.iter_walls(seed, self.players)
+                self.flipped, self.size, self.it = native.iter_wall_tiles(seed, self.players)
             except (ValueError, AttributeError) as exc:
                 self.it = None
                 form = wall_mod.seed_format(seed)
@@ -167,25 +164,29 @@ class _WallSource:
     def for_hand(self, hand: HandLog) -> _HandWall | None:
         if not self.usable:
             return None
-        shuffle = _init_shuffle(hand)
-        if shuffle is not None:
-            try:
-                wall = native.wall_from_init_shuffle(shuffle, self.players)
-            except (ValueError, AttributeError):
-                return None
-            return _hand_wall(wall, hand)
+        if hand.extra:
+            shuffle = _init_shuffle(hand)
+            if shuffle is not None:
+                try:
+                    wall = native.wall_from_init_shuffle(shuffle, self.players)
+                except (ValueError, AttributeError):
+                    return None
+                return _hand_wall(wall.tiles, len(wall.tiles), wall.flipped, hand)
         if self.it is None:
             return None
         i = hand.index
-        while len(self.cache) <= i and self._more():
+        cache = self.cache
+        while len(cache) <= i and self._more():
             pass
-        if i < len(self.cache) and (found := _hand_wall(self.cache[i], hand)) is not None:
+        size = self.size
+        flipped = self.flipped
+        if i < len(cache) and (found := _hand_wall(cache[i], size, flipped, hand)) is not None:
             return found
         j = 0
         while j < self.SEARCH_LIMIT:
-            if j >= len(self.cache) and not self._more():
+            if j >= len(cache) and not self._more():
                 break
-            if j != i and (found := _hand_wall(self.cache[j], hand)) is not None:
+            if j != i and (found := _hand_wall(cache[j], size, flipped, hand)) is not None:
                 return found
             j += 1
         return None

@@ -836,13 +836,16 @@ PYBIND11_MODULE(_core, m) {
           py::arg("max_elements") = 200000, py::arg("max_attribute_length") = 65536,
           "Why read_mjlog declines ``data``, or None if it reads it.");
     mj::bind_game_builder(m);
-    m.def("play_moves", &replay_audit::core::play_moves, py::arg("events"), py::arg("i"), py::arg("draw_cls"),
-          py::arg("discard_cls"), py::arg("lists"), py::arg("scalars"), py::arg("wall_live"),
-          py::arg("th_mask"),
-          "The replay's runs of plain draws and discards from events[i] on, on the replay's\n"
-          "lists (changed in place), stopping before anything rare (replay_audit.replay.moves\n"
-          "explains): (index reached, to_draw, to_act, after_call, live, rinshan_due,\n"
-          "live_drawn, drawn_rinshan, last, last_seat, last_tile).");
+    static PyMethodDef play_moves_def = {
+        "play_moves",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::play_moves)),
+        METH_FASTCALL,
+        "play_moves(table, events, i, draw_cls, discard_cls, th_mask): the replay's runs of\n"
+        "plain draws and discards from events[i] on, on the table's state (changed in\n"
+        "place), stopping before anything rare (replay_audit.replay.moves explains): the\n"
+        "index reached, or -1 if the first move was declined."};
+    m.add_object("play_moves",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&play_moves_def, nullptr, m.ptr())));
     m.def("decode_meld", &decode_meld, py::arg("m"), py::arg("who"), py::arg("gari") = false,
           "A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of\n"
           "replay_audit.meld.MeldKind; None where meld_code.decode_meld raises.");

@@ -3,30 +3,15 @@
 // Raw CPython calls on the replay's lists: the state stays Python's, nothing is copied.
 #include "replay.hpp"
 
+#include <structmember.h>
+
+#include <exception>
+
 namespace py = pybind11;
 
 namespace replay_audit::core {
 
 namespace {
-
-// An int attribute of an event, or false (with no error set) if it is not one.
-bool int_attr(PyObject* ev, PyObject* name, long& out) {
-    PyObject* v = PyObject_GetAttr(ev, name);
-    if (v == nullptr) {
-        PyErr_Clear();
-        return false;
-    }
-    bool ok = PyLong_CheckExact(v);
-    if (ok) {
-        out = PyLong_AsLong(v);
-        if (out == -1 && PyErr_Occurred()) {
-            PyErr_Clear();
-            ok = false;
-        }
-    }
-    Py_DECREF(v);
-    return ok;
-}
 
 long item_long(PyObject* seq_item, bool& ok) {
     if (!PyLong_CheckExact(seq_item)) {
@@ -49,27 +34,121 @@ void append(PyObject* list, PyObject* value) {  // borrows value
     if (PyList_Append(list, value) < 0) throw py::error_already_set();
 }
 
-}  // namespace
 
-py::tuple play_moves(py::tuple events, Py_ssize_t i, py::handle draw_cls, py::handle discard_cls,
-                     py::tuple lists, py::tuple scalars, py::handle wall_live,
-                     unsigned long long th_mask) {
-    static PyObject* s_seat = PyUnicode_InternFromString("seat");
-    static PyObject* s_tile = PyUnicode_InternFromString("tile");
-    if (PyTuple_GET_SIZE(lists.ptr()) != 12 || PyTuple_GET_SIZE(scalars.ptr()) != 11)
-        throw py::value_error("play_moves: 12 lists and 11 scalars");
-    PyObject* seen = PyTuple_GET_ITEM(lists.ptr(), 0);
-    PyObject* concealed = PyTuple_GET_ITEM(lists.ptr(), 1);
-    PyObject* last_draw = PyTuple_GET_ITEM(lists.ptr(), 2);
-    PyObject* riichi = PyTuple_GET_ITEM(lists.ptr(), 3);
-    PyObject* ippatsu = PyTuple_GET_ITEM(lists.ptr(), 4);
-    PyObject* discards = PyTuple_GET_ITEM(lists.ptr(), 5);
-    PyObject* disc_mask = PyTuple_GET_ITEM(lists.ptr(), 6);
-    PyObject* nagashi = PyTuple_GET_ITEM(lists.ptr(), 7);
-    PyObject* last_disc_pos = PyTuple_GET_ITEM(lists.ptr(), 8);
-    PyObject* offer_seats = PyTuple_GET_ITEM(lists.ptr(), 9);
-    PyObject* offer_kinds = PyTuple_GET_ITEM(lists.ptr(), 10);
-    PyObject* discarded = PyTuple_GET_ITEM(lists.ptr(), 11);
+
+// Where an instance of ``cls`` keeps its plain ``__slots__`` member ``name`` (an object
+// slot), or -1 if it is not one.
+Py_ssize_t slot_offset(PyTypeObject* cls, const char* name) {
+    PyObject* d = PyObject_GetAttrString(reinterpret_cast<PyObject*>(cls), name);
+    if (d == nullptr) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_ssize_t at = -1;
+    if (Py_TYPE(d) == &PyMemberDescr_Type) {
+        const PyMemberDef* m = reinterpret_cast<PyMemberDescrObject*>(d)->d_member;
+        if (m->type == T_OBJECT_EX && !(m->flags & READONLY)) at = m->offset;
+    }
+    Py_DECREF(d);
+    return at;
+}
+
+// The slots ``names`` of one class, found once per class: a slot read at its offset
+// is a load, where getattr is a type lookup per read (most of this function's time,
+// measured, when it read the events' seat and tile and the table's counters so).
+template <int N>
+struct Slots {
+    PyTypeObject* type = nullptr;  // held, so that no other class takes its address
+    Py_ssize_t at[N] = {};
+    bool ok = false;
+
+    bool of(PyTypeObject* t, const char* const (&names)[N]) {
+        if (t == type) return ok;
+        ok = true;
+        for (int j = 0; j < N; ++j) {
+            at[j] = slot_offset(t, names[j]);
+            ok = ok && at[j] >= 0;
+        }
+        Py_INCREF(t);
+        Py_XDECREF(type);
+        type = t;
+        return ok;
+    }
+};
+
+// A slot's value (borrowed; nullptr while the slot is unset).
+PyObject* slot(PyObject* obj, Py_ssize_t at) {
+    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+}
+
+long slot_long(PyObject* obj, Py_ssize_t at) {
+    PyObject* v = slot(obj, at);
+    if (v == nullptr || !PyLong_Check(v))
+        throw py::type_error("play_moves: the table's counters must be ints");
+    const long out = PyLong_AsLong(v);
+    if (out == -1 && PyErr_Occurred()) throw py::error_already_set();
+    return out;
+}
+
+bool slot_true(PyObject* obj, Py_ssize_t at) {
+    PyObject* v = slot(obj, at);
+    if (v == nullptr) throw py::type_error("play_moves: a table slot is unset");
+    const int truth = PyObject_IsTrue(v);
+    if (truth < 0) throw py::error_already_set();
+    return truth != 0;
+}
+
+void put(PyObject* obj, Py_ssize_t at, PyObject* value) {  // steals value
+    if (value == nullptr) throw py::error_already_set();
+    PyObject** p = reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+    PyObject* old = *p;
+    *p = value;
+    Py_XDECREF(old);
+}
+
+PyObject* new_bool(bool b) {
+    PyObject* v = b ? Py_True : Py_False;
+    Py_INCREF(v);
+    return v;
+}
+
+// The table's slots read or written here (replay_audit.replay.state._TableState).
+enum TableSlot {
+    kCoreLists, kN, kToDraw, kToAct, kAfterCall, kLive, kRinshanDue, kLiveDrawn, kWall,
+    kWallOk, kRiichiDeclared, kDoraPending, kIndicators, kDoraDue, kDrawnRinshan,
+    kLastOffer, kTableSlots
+};
+constexpr const char* kTableNames[kTableSlots] = {
+    "core_lists", "n", "to_draw", "to_act", "after_call", "live", "rinshan_due",
+    "live_drawn", "wall", "wall_ok", "riichi_declared", "dora_pending", "indicators",
+    "dora_due", "drawn_rinshan", "last_offer"};
+constexpr const char* kEventNames[2] = {"seat", "tile"};
+
+// The run itself; returns the index reached, or -1 if the first move was declined
+// (then nothing was changed).
+Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_cls,
+                PyObject* discard_cls, unsigned long long th_mask) {
+    static Slots<kTableSlots> table_slots;
+    static Slots<2> draw_slots, discard_slots;
+    if (!table_slots.of(Py_TYPE(table), kTableNames))
+        throw py::type_error("play_moves: the table must be a replay.state._TableState");
+    const Py_ssize_t* at = table_slots.at;
+    if (!PyTuple_CheckExact(events)) throw py::type_error("play_moves: events must be a tuple");
+    PyObject* lists = slot(table, at[kCoreLists]);
+    if (lists == nullptr || !PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != 12)
+        throw py::value_error("play_moves: the table's core_lists must be a tuple of 12");
+    PyObject* seen = PyTuple_GET_ITEM(lists, 0);
+    PyObject* concealed = PyTuple_GET_ITEM(lists, 1);
+    PyObject* last_draw = PyTuple_GET_ITEM(lists, 2);
+    PyObject* riichi = PyTuple_GET_ITEM(lists, 3);
+    PyObject* ippatsu = PyTuple_GET_ITEM(lists, 4);
+    PyObject* discards = PyTuple_GET_ITEM(lists, 5);
+    PyObject* disc_mask = PyTuple_GET_ITEM(lists, 6);
+    PyObject* nagashi = PyTuple_GET_ITEM(lists, 7);
+    PyObject* last_disc_pos = PyTuple_GET_ITEM(lists, 8);
+    PyObject* offer_seats = PyTuple_GET_ITEM(lists, 9);
+    PyObject* offer_kinds = PyTuple_GET_ITEM(lists, 10);
+    PyObject* discarded = PyTuple_GET_ITEM(lists, 11);
     const PyObject* lists_needed[] = {concealed, last_draw, riichi,       ippatsu,
                                       discards,  disc_mask, nagashi,      last_disc_pos,
                                       offer_seats, offer_kinds, discarded};
@@ -77,21 +156,36 @@ py::tuple play_moves(py::tuple events, Py_ssize_t i, py::handle draw_cls, py::ha
         if (!PyList_CheckExact(const_cast<PyObject*>(l)))
             throw py::type_error("play_moves: the state must be lists");
     if (!PySet_CheckExact(seen)) throw py::type_error("play_moves: seen must be a set");
-    auto sc = [&](int k) { return py::cast<long>(py::handle(PyTuple_GET_ITEM(scalars.ptr(), k))); };
-    const long n = sc(0);
-    long to_draw = sc(1);
-    long to_act = sc(2);
-    bool after_call = sc(3) != 0;
-    long live = sc(4);
-    long rinshan_due = sc(5);
-    long live_drawn = sc(6);
-    const bool check_wall = sc(7) != 0;
-    const long riichi_declared = sc(8);
-    const bool dora_ok = sc(9) != 0;
-    bool drawn_rinshan = sc(10) != 0;
-    PyObject* wall = wall_live.ptr();
-    if (check_wall && !PyTuple_CheckExact(wall))
-        throw py::type_error("play_moves: the wall's live tiles must be a tuple");
+    const long n = slot_long(table, at[kN]);
+    long to_draw = slot_long(table, at[kToDraw]);
+    long to_act = slot_long(table, at[kToAct]);
+    bool after_call = slot_true(table, at[kAfterCall]);
+    long live = slot_long(table, at[kLive]);
+    long rinshan_due = slot_long(table, at[kRinshanDue]);
+    long live_drawn = slot_long(table, at[kLiveDrawn]);
+    PyObject* hand_wall = slot(table, at[kWall]);
+    if (hand_wall == nullptr) throw py::type_error("play_moves: a table slot is unset");
+    const bool check_wall = hand_wall != Py_None && slot_true(table, at[kWallOk]);
+    const long riichi_declared = slot_long(table, at[kRiichiDeclared]);
+    bool dora_ok = !slot_true(table, at[kDoraPending]);
+    if (dora_ok) {
+        PyObject* indicators = slot(table, at[kIndicators]);
+        if (indicators == nullptr) throw py::type_error("play_moves: a table slot is unset");
+        const Py_ssize_t shown = PyObject_Length(indicators);
+        if (shown < 0) throw py::error_already_set();
+        dora_ok = shown == slot_long(table, at[kDoraDue]);
+    }
+    bool drawn_rinshan = slot_true(table, at[kDrawnRinshan]);
+    py::object wall_obj;
+    PyObject* wall = nullptr;
+    if (check_wall) {
+        static PyObject* s_live = PyUnicode_InternFromString("live");
+        wall_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(hand_wall, s_live));
+        if (!wall_obj) throw py::error_already_set();
+        wall = wall_obj.ptr();
+        if (!PyTuple_CheckExact(wall))
+            throw py::type_error("play_moves: the wall's live tiles must be a tuple");
+    }
     const Py_ssize_t seats = PyList_GET_SIZE(concealed);
     if (n <= 0 || PyList_GET_SIZE(last_draw) < seats || PyList_GET_SIZE(riichi) < seats ||
         PyList_GET_SIZE(ippatsu) < seats || PyList_GET_SIZE(discards) < seats ||
@@ -99,40 +193,44 @@ py::tuple play_moves(py::tuple events, Py_ssize_t i, py::handle draw_cls, py::ha
         PyList_GET_SIZE(last_disc_pos) < seats || PyList_GET_SIZE(discarded) < seats)
         throw py::value_error("play_moves: every per-seat list needs a slot per seat");
 
-    PyTypeObject* draw_t = reinterpret_cast<PyTypeObject*>(draw_cls.ptr());
-    PyTypeObject* discard_t = reinterpret_cast<PyTypeObject*>(discard_cls.ptr());
-    const Py_ssize_t n_ev = PyTuple_GET_SIZE(events.ptr());
+    PyTypeObject* draw_t = reinterpret_cast<PyTypeObject*>(draw_cls);
+    PyTypeObject* discard_t = reinterpret_cast<PyTypeObject*>(discard_cls);
+    const Py_ssize_t n_ev = PyTuple_GET_SIZE(events);
     int last = 0;
     long last_seat = -1, last_tile = -1;
     for (; i < n_ev; ++i) {
-        PyObject* ev = PyTuple_GET_ITEM(events.ptr(), i);
+        PyObject* ev = PyTuple_GET_ITEM(events, i);
         PyTypeObject* tp = Py_TYPE(ev);
         if (tp != draw_t && tp != discard_t) break;
-        long s = -1, tile = -1;
-        if (!int_attr(ev, s_seat, s) || !int_attr(ev, s_tile, tile)) break;
-        if (s < 0 || s >= seats || tile < 0 || tile >= 136) break;
-        py::object tile_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(ev, s_tile));
-        if (!tile_obj) throw py::error_already_set();
+        Slots<2>& es = tp == draw_t ? draw_slots : discard_slots;
+        if (!es.of(tp, kEventNames)) break;
+        PyObject* seat_obj = slot(ev, es.at[0]);
+        PyObject* tile_ptr = slot(ev, es.at[1]);  // borrowed: the event holds it
+        if (seat_obj == nullptr || tile_ptr == nullptr) break;
+        bool ints = true;
+        const long s = item_long(seat_obj, ints);
+        const long tile = item_long(tile_ptr, ints);
+        if (!ints || s < 0 || s >= seats || tile < 0 || tile >= 136) break;
+        py::handle tile_obj(tile_ptr);
         PyObject* hand = PyList_GET_ITEM(concealed, s);
         if (!PyList_CheckExact(hand)) break;
         if (tp == draw_t) {
             // moves._moves, a draw: in turn, not rinshan, a live tile left, not seen, as
             // the rebuilt wall has it.  Anything else is Python's to find.
             if (s != to_draw || rinshan_due == s || live <= 0) break;
-            int c = PySet_Contains(seen, tile_obj.ptr());
-            if (c != 0) {
-                if (c < 0) throw py::error_already_set();
-                break;
-            }
             if (check_wall) {
                 if (live_drawn >= PyTuple_GET_SIZE(wall)) break;
                 bool ok = true;
                 long expect = item_long(PyTuple_GET_ITEM(wall, live_drawn), ok);
                 if (!ok || expect != tile) break;
             }
+            // The last check, so that it can change the set: one hashed add that
+            // leaves the size as it was means the tile was seen (declined as is).
+            const Py_ssize_t seen_before = PySet_GET_SIZE(seen);
+            if (PySet_Add(seen, tile_obj.ptr()) < 0) throw py::error_already_set();
+            if (PySet_GET_SIZE(seen) == seen_before) break;
             rinshan_due = -1;
             live -= 1;
-            if (PySet_Add(seen, tile_obj.ptr()) < 0) throw py::error_already_set();
             live_drawn += 1;
             append(hand, tile_obj.ptr());
             Py_INCREF(tile_obj.ptr());
@@ -154,16 +252,19 @@ py::tuple play_moves(py::tuple events, Py_ssize_t i, py::handle draw_cls, py::ha
                 long drawn = item_long(PyList_GET_ITEM(last_draw, s), ok);
                 if (!ok || after_call || tile != drawn) break;
             }
-            Py_ssize_t at = -1;
+            // list.remove's first equal item: the same int object (tile ids are
+            // CPython's shared small ints) is equal without reading its value.
+            Py_ssize_t found = -1;
             const Py_ssize_t size = PyList_GET_SIZE(hand);
             bool ok = true;
             for (Py_ssize_t j = 0; j < size && ok; ++j) {
-                if (item_long(PyList_GET_ITEM(hand, j), ok) == tile && ok) {
-                    at = j;
+                PyObject* held = PyList_GET_ITEM(hand, j);
+                if (held == tile_ptr || (item_long(held, ok) == tile && ok)) {
+                    found = j;
                     break;
                 }
             }
-            if (!ok || at < 0) break;
+            if (!ok || found < 0) break;
             PyObject* mask_obj = PyList_GET_ITEM(disc_mask, s);
             if (!PyLong_CheckExact(mask_obj)) break;
             unsigned long long mask = PyLong_AsUnsignedLongLong(mask_obj);
@@ -171,22 +272,21 @@ py::tuple play_moves(py::tuple events, Py_ssize_t i, py::handle draw_cls, py::ha
                 PyErr_Clear();
                 break;
             }
-            if (PyList_SetSlice(hand, at, at + 1, nullptr) < 0) throw py::error_already_set();
-            const long k = tile >> 2;
+            if (PyList_SetSlice(hand, found, found + 1, nullptr) < 0) throw py::error_already_set();
+            const long kind = tile >> 2;
             if (in_riichi) {
                 Py_INCREF(Py_False);
                 set_item(ippatsu, s, Py_False);
             }
             append(PyList_GET_ITEM(discards, s), tile_obj.ptr());
-            set_item(disc_mask, s, PyLong_FromUnsignedLongLong(mask | (1ULL << k)));
-            if (!((th_mask >> k) & 1ULL)) {
+            set_item(disc_mask, s, PyLong_FromUnsignedLongLong(mask | (1ULL << kind)));
+            if (!((th_mask >> kind) & 1ULL)) {
                 Py_INCREF(Py_False);
                 set_item(nagashi, s, Py_False);
             }
             set_item(last_disc_pos, s, PyLong_FromSsize_t(PyList_GET_SIZE(offer_kinds)));
-            py::object seat_obj = py::reinterpret_steal<py::object>(PyLong_FromLong(s));
-            append(offer_seats, seat_obj.ptr());
-            py::object kind_obj = py::reinterpret_steal<py::object>(PyLong_FromLong(k));
+            append(offer_seats, seat_obj);
+            py::object kind_obj = py::reinterpret_steal<py::object>(PyLong_FromLong(kind));
             append(offer_kinds, kind_obj.ptr());
             Py_INCREF(Py_True);
             set_item(discarded, s, Py_True);
@@ -199,8 +299,43 @@ py::tuple play_moves(py::tuple events, Py_ssize_t i, py::handle draw_cls, py::ha
         }
         if (last == 1) last_seat = -1;
     }
-    return py::make_tuple(i, to_draw, to_act, after_call, live, rinshan_due, live_drawn,
-                          drawn_rinshan, last, last_seat, last_tile);
+    if (last == 0) return -1;
+    put(table, at[kToDraw], PyLong_FromLong(to_draw));
+    put(table, at[kToAct], PyLong_FromLong(to_act));
+    put(table, at[kAfterCall], new_bool(after_call));
+    put(table, at[kLive], PyLong_FromLong(live));
+    put(table, at[kRinshanDue], PyLong_FromLong(rinshan_due));
+    put(table, at[kLiveDrawn], PyLong_FromLong(live_drawn));
+    put(table, at[kDrawnRinshan], new_bool(drawn_rinshan));
+    if (last == 2) {  // the run ended on a discard: that is the offer (_OFFER_DISCARD, 0)
+        put(table, at[kLastOffer], Py_BuildValue("(lli)", last_seat, last_tile, 0));
+    } else {
+        put(table, at[kLastOffer], Py_NewRef(Py_None));
+    }
+    return i;
+}
+
+}  // namespace
+
+PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    try {
+        if (nargs != 6)
+            throw py::type_error("play_moves(table, events, i, draw_cls, discard_cls, th_mask)");
+        const Py_ssize_t i = PyLong_AsSsize_t(args[2]);
+        if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
+        const unsigned long long th_mask = PyLong_AsUnsignedLongLong(args[5]);
+        if (PyErr_Occurred()) throw py::error_already_set();
+        if (!PyType_Check(args[3]) || !PyType_Check(args[4]))
+            throw py::type_error("play_moves: draw_cls and discard_cls must be classes");
+        return PyLong_FromSsize_t(play(args[0], args[1], i, args[3], args[4], th_mask));
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const py::builtin_exception& e) {
+        e.set_error();  // pybind11's type_error, value_error: the matching Python error
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
 }
 
 }  // namespace replay_audit::core

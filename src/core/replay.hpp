@@ -5,15 +5,14 @@
 
 namespace replay_audit::core {
 
-// Play the draws and discards of ``events`` from ``i`` on, on the replay's own state
-// (the Python lists of replay_audit.replay.state._TableState, changed in place), and
-// stop before the first event that is neither or that needs anything rare (a
-// finding, a rinshan draw, riichi, kan dora, a tile not held as is).  Returns
-// (index reached, to_draw, to_act, after_call, live, rinshan_due, live_drawn,
-// drawn_rinshan, last (0 nothing played, 1 a draw, 2 a discard), last_seat, last_tile).
-pybind11::tuple play_moves(pybind11::tuple events, Py_ssize_t i, pybind11::handle draw_cls,
-                           pybind11::handle discard_cls, pybind11::tuple lists,
-                           pybind11::tuple scalars, pybind11::handle wall_live,
-                           unsigned long long th_mask);
+// _core.play_moves(table, events, i, draw_cls, discard_cls, th_mask): play the draws and
+// discards of ``events`` from ``i`` on, on the replay's own state, the table
+// (replay_audit.replay.state._TableState): its ``core_lists`` changed in place, its
+// counters read and written back as attributes.  It stops before the first event that
+// is neither or that needs anything rare (a finding, a rinshan draw, riichi, kan dora, a
+// tile not held as is).  Returns the index reached, or -1 if it declined the first move
+// (then the table is as it was).  A raw METH_FASTCALL function: this runs about five
+// times a hand, and pybind11's argument handling cost more than the run it called.
+PyObject* play_moves(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
 }  // namespace replay_audit::core
