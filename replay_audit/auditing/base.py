@@ -11,9 +11,10 @@ value itself; it only holds and records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from replay_audit.auditing.engine import engine
 from replay_audit.model.events import (
     Game,
     GameMeta,
@@ -81,9 +82,48 @@ def _joined(values: Sequence[object]) -> str:
     return ",".join([_joined(v) if isinstance(v, tuple | list) else str(v) for v in values])
 
 
+def _flat(values: Iterable[object]) -> str:
+    """``_fmt`` of values none of which is a tuple or list (payments, yakuman ids),
+    without looking.
+
+    >>> _flat((0, -8000, 8000)), _flat(())
+    ('0,-8000,8000', '')
+    """
+    return ",".join(map(str, values))
+
+
 def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Yaku compared as a set, ignoring zero-han entries (``53,0``)."""
     return tuple(sorted((i, h) for i, h in yaku if h))
+
+
+YakuCell = tuple[tuple[tuple[int, int], ...], str]
+"""``_yaku_set`` of a yaku list and its cell text (``_fmt``)."""
+_YAKU_CELLS: dict[tuple[tuple[int, int], ...], YakuCell] = {}
+_YAKU_CELLS_MAX = 4096
+"""Entries kept before ``_YAKU_CELLS`` starts over (the corpus has about 2000
+different yaku lists, recorded and computed; most wins repeat a few hundred)."""
+
+
+def _yaku_cell(yaku: tuple[tuple[int, int], ...]) -> YakuCell:
+    """``(_yaku_set(yaku), _fmt(_yaku_set(yaku)))``, remembered by the yaku tuple:
+    every win asks for both, for the recorded and for the computed yaku, and
+    sorting and joining them again was a tenth of the auditor's own time.
+
+    >>> _yaku_cell(((1, 1), (53, 0), (0, 1)))
+    (((0, 1), (1, 1)), '0,1,1,1')
+    """
+    try:
+        cell = _YAKU_CELLS.get(yaku)
+    except TypeError:  # lists where tuples belong: worked out every time
+        found = _yaku_set(yaku)
+        return found, _joined(found)
+    if cell is None:
+        if len(_YAKU_CELLS) >= _YAKU_CELLS_MAX:
+            _YAKU_CELLS.clear()
+        found = _yaku_set(yaku)
+        cell = _YAKU_CELLS[yaku] = (found, _joined(found))
+    return cell
 
 
 class _AuditorBase:
@@ -203,21 +243,20 @@ def _expected_next(
     prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], rules: RuleSet, meta: GameMeta
 ) -> HandState | None:
     """The next hand's state per the rules, or None when the game is over."""
-    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
-
     if rules.max_hands and prev.index + 1 >= rules.max_hands:
         return None
-    state = HandState(
+    eng = engine()
+    state = eng.hand_state(
         round_index=outcome["round_index"],
         honba=outcome["honba"],
         sticks=outcome["sticks"],
         dealer=outcome["dealer"],
         scores=tuple(scores[: meta.players]),
     )
-    out = HandOutcome(
+    out = eng.hand_outcome(
         winners=outcome["winners"],
         dealer_won=outcome["dealer_won"],
         draw_kind=outcome["draw_kind"],
         dealer_tenpai=bool(outcome["dealer_tenpai"]),
     )
-    return next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")
+    return eng.next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")

@@ -23,6 +23,7 @@ from replay_audit.auditing.base import (
     _same_state,
     _scores_agree,
 )
+from replay_audit.auditing.engine import engine
 from replay_audit.auditing.notes import _Notes
 from replay_audit.model.events import (
     HandLog,
@@ -154,9 +155,7 @@ class _ScoreChain(_Notes):
         """``_expected_next`` under the rules of the log's date; where its dates
         leave a game-flow rule open, the course the log takes (``logged``: its next
         hand, ``None`` where it ends), in a note (``era_readings.read_flow``)."""
-        from replay_audit.auditing.era_readings import read_flow
-
-        read = read_flow(
+        read = engine().read_flow(
             self.era,
             self.rules,
             lambda rules: _expected_next(prev, outcome, scores, rules, self.meta),
