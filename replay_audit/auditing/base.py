@@ -11,6 +11,7 @@ value itself; it only holds and records.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -30,7 +31,7 @@ from replay_audit.model.rules.ruleset import RuleSet
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import GameReplay
     from replay_audit.scoring.context import WinValue
-    from replay_audit.scoring.flow import HandState
+    from replay_audit.scoring.flow import HandOutcome, HandState
 
 
 class _Outcome(TypedDict):
@@ -100,9 +101,10 @@ def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 YakuCell = tuple[tuple[tuple[int, int], ...], str]
 """``_yaku_set`` of a yaku list and its cell text (``_fmt``)."""
 _YAKU_CELLS: dict[tuple[tuple[int, int], ...], YakuCell] = {}
-_YAKU_CELLS_MAX = 4096
-"""Entries kept before ``_YAKU_CELLS`` starts over (the corpus has about 2000
-different yaku lists, recorded and computed; most wins repeat a few hundred)."""
+_YAKU_CELLS_MAX = 8192
+"""Entries kept before ``_YAKU_CELLS`` starts over: the whole shared corpus has
+about 4000 different yaku lists (recorded, in Tenhou's order, and computed), and
+500 Phoenix games ask 8700 times for 1500 of them."""
 
 
 def _yaku_cell(yaku: tuple[tuple[int, int], ...]) -> YakuCell:
@@ -253,10 +255,22 @@ def _expected_next(
         dealer=outcome["dealer"],
         scores=tuple(scores[: meta.players]),
     )
-    out = eng.hand_outcome(
-        winners=outcome["winners"],
-        dealer_won=outcome["dealer_won"],
-        draw_kind=outcome["draw_kind"],
-        dealer_tenpai=bool(outcome["dealer_tenpai"]),
+    out = _flow_outcome(
+        outcome["winners"],
+        outcome["dealer_won"],
+        outcome["draw_kind"],
+        bool(outcome["dealer_tenpai"]),
     )
     return eng.next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")
+
+
+@functools.lru_cache(maxsize=256)
+def _flow_outcome(
+    winners: tuple[int, ...], dealer_won: bool, draw_kind: str | None, dealer_tenpai: bool
+) -> HandOutcome:
+    """The ``scoring.flow.HandOutcome`` of these values, made once: a frozen value,
+    and the same few (who won, whether the dealer did, the draw's kind) end
+    nearly every hand."""
+    return engine().hand_outcome(
+        winners=winners, dealer_won=dealer_won, draw_kind=draw_kind, dealer_tenpai=dealer_tenpai
+    )

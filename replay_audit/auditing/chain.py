@@ -10,7 +10,7 @@ Must not: score a win or a draw (``auditing.wins``, ``auditing.hands``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from replay_audit.auditing.base import (
@@ -32,6 +32,7 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.scoring.final import Reading
     from replay_audit.scoring.flow import HandState
 
 
@@ -76,6 +77,13 @@ class _ScoreChain(_Notes):
 
     def _compare_state(self, hand: HandLog, expected: HandState, why: str) -> None:
         """Round, honba, sticks and dealer of ``hand`` against ``expected``."""
+        if (
+            hand.round_index == expected.round_index
+            and hand.honba == expected.honba
+            and hand.sticks == expected.sticks
+            and hand.dealer == expected.dealer
+        ):
+            return
         for name, rec, comp in (
             ("round", hand.round_index, expected.round_index),
             ("honba", hand.honba, expected.honba),
@@ -246,6 +254,9 @@ class _ScoreChain(_Notes):
         def misses(points: Sequence[float]) -> list[int]:
             return [s for s in range(players) if abs(owari.points[s] - points[s]) > 0.05]
 
+        if len(options) == 1:  # a dated log: one reading, nothing to choose or name
+            self._compare_final(last, owari, options[0], results[0][1], misses)
+            return
         distinct = {tuple(p for p in pts[:players]) for _, pts in results}
         pick = min(range(len(options)), key=lambda i: len(misses(results[i][1])))
         chosen, pts = options[pick], results[pick][1]
@@ -268,6 +279,17 @@ class _ScoreChain(_Notes):
                 f"{why}: the recorded points {fits} {chosen.label}; {others}",
                 last,
             )
+        self._compare_final(last, owari, chosen, pts, misses)
+
+    def _compare_final(
+        self,
+        last: HandLog,
+        owari: Owari,
+        chosen: Reading,
+        pts: Sequence[float],
+        misses: Callable[[Sequence[float]], list[int]],
+    ) -> None:
+        """The recorded final points against ``chosen``'s (``pts``), seat by seat."""
         for s in misses(pts):
             self.add(
                 "final",
