@@ -93,6 +93,25 @@ def _flat(values: Iterable[object]) -> str:
     return ",".join(map(str, values))
 
 
+def _payments_cell(deltas: tuple[int, ...], players: int) -> str:
+    """``_flat(deltas[:players])``, remembered (``_payments_text``): the same
+    payments (a 3900 ron, a 1000-2000 tsumo ...) come back game after game, and
+    every win writes two.
+
+    >>> _payments_cell((0, -8000, 8000, 0), 3), _payments_cell([0, 1000], 2)
+    ('0,-8000,8000', '0,1000')
+    """
+    try:
+        return _payments_text(deltas, players)
+    except TypeError:  # a list where a tuple belongs: joined every time
+        return _flat(deltas[:players])
+
+
+@functools.lru_cache(maxsize=4096)
+def _payments_text(deltas: tuple[int, ...], players: int) -> str:
+    return _flat(deltas[:players])
+
+
 def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Yaku compared as a set, ignoring zero-han entries (``53,0``)."""
     return tuple(sorted((i, h) for i, h in yaku if h))
@@ -248,12 +267,12 @@ def _expected_next(
     if rules.max_hands and prev.index + 1 >= rules.max_hands:
         return None
     eng = engine()
-    state = eng.hand_state(
-        round_index=outcome["round_index"],
-        honba=outcome["honba"],
-        sticks=outcome["sticks"],
-        dealer=outcome["dealer"],
-        scores=tuple(scores[: meta.players]),
+    state = eng.hand_state(  # round, honba, sticks, dealer, scores
+        outcome["round_index"],
+        outcome["honba"],
+        outcome["sticks"],
+        outcome["dealer"],
+        tuple(scores[: meta.players]),
     )
     out = _flow_outcome(
         outcome["winners"],

@@ -162,9 +162,14 @@ class _ScoreChain(_Notes):
     ) -> HandState | None:
         """``_expected_next`` under the rules of the log's date; where its dates
         leave a game-flow rule open, the course the log takes (``logged``: its next
-        hand, ``None`` where it ends), in a note (``era_readings.read_flow``)."""
+        hand, ``None`` where it ends), in a note (``era_readings.read_flow``).
+        A log whose dates leave nothing open (every modern one) is read by
+        today's rule, without a note, as ``read_flow`` would."""
+        era = self.era
+        if not era.alternatives and not era.open_rules:
+            return _expected_next(prev, outcome, scores, self.rules, self.meta)
         read = engine().read_flow(
-            self.era,
+            era,
             self.rules,
             lambda rules: _expected_next(prev, outcome, scores, rules, self.meta),
             prev,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from replay_audit.auditing.base import _flat, _fmt, _yaku_cell
+from replay_audit.auditing.base import _flat, _fmt, _payments_cell, _yaku_cell
 from replay_audit.auditing.chain import _ScoreChain
 from replay_audit.auditing.engine import Engine, engine
 from replay_audit.model.events import (
@@ -54,7 +54,7 @@ class _Wins(_ScoreChain):
         row["rec_points"] = ev.points
         row["rec_limit"] = ev.limit
         row["rec_yaku"] = rec_yaku[1] if rec_yaku is not None else _flat(sorted(ev.yakuman))
-        row["rec_deltas"] = _flat(ev.deltas[:players])
+        row["rec_deltas"] = _payments_cell(ev.deltas, players)
         if rr is None or rr.win is None:
             self.add(
                 "replay",
@@ -139,8 +139,9 @@ class _Wins(_ScoreChain):
             pao_seat=liable,
             rules=self.rules,
         )
-        row["comp_deltas"] = _flat(deltas[:players])
-        self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
+        row["comp_deltas"] = _payments_cell(deltas, players)
+        if ev.deltas[:players] != deltas[:players]:  # else no seat differs
+            self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
         return tuple(deltas)
 
     def _win_value(
