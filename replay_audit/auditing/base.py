@@ -11,9 +11,11 @@ value itself; it only holds and records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from replay_audit.auditing.engine import engine
 from replay_audit.model.events import (
     Game,
     GameMeta,
@@ -29,7 +31,7 @@ from replay_audit.model.rules.ruleset import RuleSet
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import GameReplay
     from replay_audit.scoring.context import WinValue
-    from replay_audit.scoring.flow import HandState
+    from replay_audit.scoring.flow import HandOutcome, HandState
 
 
 class _Outcome(TypedDict):
@@ -81,9 +83,68 @@ def _joined(values: Sequence[object]) -> str:
     return ",".join([_joined(v) if isinstance(v, tuple | list) else str(v) for v in values])
 
 
+def _flat(values: Iterable[object]) -> str:
+    """``_fmt`` of values none of which is a tuple or list (payments, yakuman ids),
+    without looking.
+
+    >>> _flat((0, -8000, 8000)), _flat(())
+    ('0,-8000,8000', '')
+    """
+    return ",".join(map(str, values))
+
+
+def _payments_cell(deltas: tuple[int, ...], players: int) -> str:
+    """``_flat(deltas[:players])``, remembered (``_payments_text``): the same
+    payments (a 3900 ron, a 1000-2000 tsumo ...) come back game after game, and
+    every win writes two.
+
+    >>> _payments_cell((0, -8000, 8000, 0), 3), _payments_cell([0, 1000], 2)
+    ('0,-8000,8000', '0,1000')
+    """
+    try:
+        return _payments_text(deltas, players)
+    except TypeError:  # a list where a tuple belongs: joined every time
+        return _flat(deltas[:players])
+
+
+@functools.lru_cache(maxsize=4096)
+def _payments_text(deltas: tuple[int, ...], players: int) -> str:
+    return _flat(deltas[:players])
+
+
 def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Yaku compared as a set, ignoring zero-han entries (``53,0``)."""
     return tuple(sorted((i, h) for i, h in yaku if h))
+
+
+YakuCell = tuple[tuple[tuple[int, int], ...], str]
+"""``_yaku_set`` of a yaku list and its cell text (``_fmt``)."""
+_YAKU_CELLS: dict[tuple[tuple[int, int], ...], YakuCell] = {}
+_YAKU_CELLS_MAX = 8192
+"""Entries kept before ``_YAKU_CELLS`` starts over: the whole shared corpus has
+about 4000 different yaku lists (recorded, in Tenhou's order, and computed), and
+500 Phoenix games ask 8700 times for 1500 of them."""
+
+
+def _yaku_cell(yaku: tuple[tuple[int, int], ...]) -> YakuCell:
+    """``(_yaku_set(yaku), _fmt(_yaku_set(yaku)))``, remembered by the yaku tuple:
+    every win asks for both, for the recorded and for the computed yaku, and
+    sorting and joining them again was a tenth of the auditor's own time.
+
+    >>> _yaku_cell(((1, 1), (53, 0), (0, 1)))
+    (((0, 1), (1, 1)), '0,1,1,1')
+    """
+    try:
+        cell = _YAKU_CELLS.get(yaku)
+    except TypeError:  # lists where tuples belong: worked out every time
+        found = _yaku_set(yaku)
+        return found, _joined(found)
+    if cell is None:
+        if len(_YAKU_CELLS) >= _YAKU_CELLS_MAX:
+            _YAKU_CELLS.clear()
+        found = _yaku_set(yaku)
+        cell = _YAKU_CELLS[yaku] = (found, _joined(found))
+    return cell
 
 
 class _AuditorBase:
@@ -203,21 +264,32 @@ def _expected_next(
     prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], rules: RuleSet, meta: GameMeta
 ) -> HandState | None:
     """The next hand's state per the rules, or None when the game is over."""
-    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
-
     if rules.max_hands and prev.index + 1 >= rules.max_hands:
         return None
-    state = HandState(
-        round_index=outcome["round_index"],
-        honba=outcome["honba"],
-        sticks=outcome["sticks"],
-        dealer=outcome["dealer"],
-        scores=tuple(scores[: meta.players]),
+    eng = engine()
+    state = eng.hand_state(  # round, honba, sticks, dealer, scores
+        outcome["round_index"],
+        outcome["honba"],
+        outcome["sticks"],
+        outcome["dealer"],
+        tuple(scores[: meta.players]),
     )
-    out = HandOutcome(
-        winners=outcome["winners"],
-        dealer_won=outcome["dealer_won"],
-        draw_kind=outcome["draw_kind"],
-        dealer_tenpai=bool(outcome["dealer_tenpai"]),
+    out = _flow_outcome(
+        outcome["winners"],
+        outcome["dealer_won"],
+        outcome["draw_kind"],
+        bool(outcome["dealer_tenpai"]),
     )
-    return next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")
+    return eng.next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")
+
+
+@functools.lru_cache(maxsize=256)
+def _flow_outcome(
+    winners: tuple[int, ...], dealer_won: bool, draw_kind: str | None, dealer_tenpai: bool
+) -> HandOutcome:
+    """The ``scoring.flow.HandOutcome`` of these values, made once: a frozen value,
+    and the same few (who won, whether the dealer did, the draw's kind) end
+    nearly every hand."""
+    return engine().hand_outcome(
+        winners=winners, dealer_won=dealer_won, draw_kind=draw_kind, dealer_tenpai=dealer_tenpai
+    )

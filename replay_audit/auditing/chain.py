@@ -10,7 +10,7 @@ Must not: score a win or a draw (``auditing.wins``, ``auditing.hands``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from replay_audit.auditing.base import (
@@ -23,6 +23,7 @@ from replay_audit.auditing.base import (
     _same_state,
     _scores_agree,
 )
+from replay_audit.auditing.engine import engine
 from replay_audit.auditing.notes import _Notes
 from replay_audit.model.events import (
     HandLog,
@@ -31,6 +32,7 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.scoring.final import Reading
     from replay_audit.scoring.flow import HandState
 
 
@@ -75,6 +77,13 @@ class _ScoreChain(_Notes):
 
     def _compare_state(self, hand: HandLog, expected: HandState, why: str) -> None:
         """Round, honba, sticks and dealer of ``hand`` against ``expected``."""
+        if (
+            hand.round_index == expected.round_index
+            and hand.honba == expected.honba
+            and hand.sticks == expected.sticks
+            and hand.dealer == expected.dealer
+        ):
+            return
         for name, rec, comp in (
             ("round", hand.round_index, expected.round_index),
             ("honba", hand.honba, expected.honba),
@@ -153,11 +162,14 @@ class _ScoreChain(_Notes):
     ) -> HandState | None:
         """``_expected_next`` under the rules of the log's date; where its dates
         leave a game-flow rule open, the course the log takes (``logged``: its next
-        hand, ``None`` where it ends), in a note (``era_readings.read_flow``)."""
-        from replay_audit.auditing.era_readings import read_flow
-
-        read = read_flow(
-            self.era,
+        hand, ``None`` where it ends), in a note (``era_readings.read_flow``).
+        A log whose dates leave nothing open (every modern one) is read by
+        today's rule, without a note, as ``read_flow`` would."""
+        era = self.era
+        if not era.alternatives and not era.open_rules:
+            return _expected_next(prev, outcome, scores, self.rules, self.meta)
+        read = engine().read_flow(
+            era,
             self.rules,
             lambda rules: _expected_next(prev, outcome, scores, rules, self.meta),
             prev,
@@ -247,6 +259,9 @@ class _ScoreChain(_Notes):
         def misses(points: Sequence[float]) -> list[int]:
             return [s for s in range(players) if abs(owari.points[s] - points[s]) > 0.05]
 
+        if len(options) == 1:  # a dated log: one reading, nothing to choose or name
+            self._compare_final(last, owari, options[0], results[0][1], misses)
+            return
         distinct = {tuple(p for p in pts[:players]) for _, pts in results}
         pick = min(range(len(options)), key=lambda i: len(misses(results[i][1])))
         chosen, pts = options[pick], results[pick][1]
@@ -269,6 +284,17 @@ class _ScoreChain(_Notes):
                 f"{why}: the recorded points {fits} {chosen.label}; {others}",
                 last,
             )
+        self._compare_final(last, owari, chosen, pts, misses)
+
+    def _compare_final(
+        self,
+        last: HandLog,
+        owari: Owari,
+        chosen: Reading,
+        pts: Sequence[float],
+        misses: Callable[[Sequence[float]], list[int]],
+    ) -> None:
+        """The recorded final points against ``chosen``'s (``pts``), seat by seat."""
         for s in misses(pts):
             self.add(
                 "final",

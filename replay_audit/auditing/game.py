@@ -67,12 +67,13 @@ class _GameAuditor(_Hands):
                 expected, chain = self._check_transition(prev[0], prev[1], hand, chain)
             # the hand's state as computed (as recorded only where nothing is: the
             # first hand of an excerpt, or after the game should have ended)
-            at = HandState(
-                round_index=(expected or hand).round_index,
-                honba=(expected or hand).honba,
-                sticks=(expected or hand).sticks,
-                dealer=(expected or hand).dealer,
-                scores=self._start_scores(hand, chain),
+            start = expected or hand
+            at = HandState(  # round, honba, sticks, dealer, scores
+                start.round_index,
+                start.honba,
+                start.sticks,
+                start.dealer,
+                self._start_scores(hand, chain),
             )
             chain, outcome = self._audit_hand(hand, hr, at)
             prev = (hand, outcome)

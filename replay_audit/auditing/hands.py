@@ -8,12 +8,10 @@ Must not: score wins (``auditing.wins``) or decide the next hand (``auditing.cha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from itertools import compress
-from operator import not_
 from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _fmt, _Outcome, _problems
+from replay_audit.auditing.engine import engine
 from replay_audit.auditing.wins import _Wins
 from replay_audit.model.events import (
     Discard,
@@ -24,10 +22,9 @@ from replay_audit.model.events import (
     RiichiAccept,
 )
 from replay_audit.model.findings import INFO
-from replay_audit.model.rules.ruleset import RuleSet
 
-_IS_MOVE = frozenset({Draw, Discard}).__contains__
-"""Is this event type a draw or a discard?"""
+_RESULTS = (RecordedWin, RecordedDraw)
+"""A hand's results: the events ``_audit_hand`` audits (with the riichi sticks)."""
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import HandReplay, ResultReplay
@@ -43,12 +40,6 @@ class _Hands(_Wins):
         """Audit one hand's results from its computed start (``at``: round, honba,
         sticks, dealer, scores); return the scores after it (``None`` when a
         result's payments could not be computed) and how it ended."""
-        from replay_audit.scoring.core import score_win  # the compiled engine, Python's values
-        from replay_audit.scoring.payments import (
-            exhaustive_draw_deltas,
-            nagashi_deltas,
-        )
-
         rules = self.rules
         players = self.meta.players
         scores = list(at.scores)
@@ -62,10 +53,13 @@ class _Hands(_Wins):
         draw_kind: str | None = None
         dealer_tenpai: bool | None = None
         tenpai: tuple[bool, ...] = ()
-        events = hand.events
-        # draws and discards (most events) have nothing to audit here: dropped in C
-        for ev in compress(events, map(not_, map(_IS_MOVE, map(type, events)))):
+        findings = self.findings
+        meta = self.meta
+        n_logged = len(logged)
+        for ev in hand.events:
             t = type(ev)
+            if t is Draw or t is Discard:  # most events: nothing to audit here
+                continue
             if t is RiichiAccept:
                 ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
                 scores[ra.seat] -= rules.riichi_cost
@@ -88,14 +82,14 @@ class _Hands(_Wins):
                         computed=_fmt(scores[:players]),
                     )
                 continue
-            if not isinstance(ev, RecordedWin | RecordedDraw):
+            if not isinstance(ev, _RESULTS):
                 continue
             rr = results_by_id.get(id(ev))
-            for s, d in enumerate(ev.deltas[: len(logged)]):
+            for s, d in enumerate(ev.deltas[:n_logged]):
                 logged[s] += d
             row: dict[str, Any] = {
-                "file": self.meta.source,
-                "log_id": self.meta.log_id,
+                "file": meta.source,
+                "log_id": meta.log_id,
                 "hand_index": hand.index,
                 "hand": hand.label,
                 "round_index": at.round_index,
@@ -105,10 +99,11 @@ class _Hands(_Wins):
                 "dealer": dealer,
                 "seq": ev.seq,
             }
-            n_before = len(self.findings)
-            if known and ev.scores_before:
+            n_before = len(findings)
+            before = ev.scores_before
+            if known and before:
                 for s in range(players):
-                    if ev.scores_before[s] != scores[s]:
+                    if before[s] != scores[s]:
                         self.add(
                             "payment",
                             "scores_before",
@@ -117,22 +112,18 @@ class _Hands(_Wins):
                             hand,
                             seq=ev.seq,
                             seat=s,
-                            recorded=ev.scores_before[s],
+                            recorded=before[s],
                             computed=scores[s],
                         )
             if isinstance(ev, RecordedWin):
-                computed = self._audit_win(
-                    hand, ev, rr, row, at, sticks, not first_winner_done, score_win
-                )
+                computed = self._audit_win(hand, ev, rr, row, at, sticks, not first_winner_done)
                 if not first_winner_done:
                     self._check_ba(hand, ev, honba, sticks)
                 first_winner_done = True
                 winners.append(ev.seat)
             else:
                 draw_kind = ev.kind
-                computed, dealer_tenpai = self._audit_draw(
-                    hand, ev, rr, row, dealer, exhaustive_draw_deltas, nagashi_deltas
-                )
+                computed, dealer_tenpai = self._audit_draw(hand, ev, rr, row, dealer)
                 if rr is not None and rr.draw is not None:
                     tenpai = tuple(rr.draw.tenpai)
                 self._check_ba(hand, ev, honba, sticks)
@@ -154,8 +145,9 @@ class _Hands(_Wins):
             else:
                 for s in range(players):
                     scores[s] += computed[s]
-            row["n_findings"] = _problems(self.findings[n_before:])
-            row["status"] = "mismatch" if row["n_findings"] else "ok"
+            problems = _problems(findings[n_before:]) if len(findings) > n_before else 0
+            row["n_findings"] = problems
+            row["status"] = "mismatch" if problems else "ok"
             self.hand_rows.append(row)
         sticks_after = 0 if winners else sticks
         outcome: _Outcome = {
@@ -208,8 +200,6 @@ class _Hands(_Wins):
         rr: ResultReplay | None,
         row: dict[str, Any],
         dealer: int,
-        exhaustive_draw_deltas: Callable[[Sequence[bool], int, RuleSet], tuple[int, ...]],
-        nagashi_deltas: Callable[[Sequence[bool], int, int, RuleSet], tuple[int, ...]],
     ) -> tuple[tuple[int, ...] | None, bool | None]:
         players = self.meta.players
         row.update(result=ev.kind, rec_deltas=_fmt(ev.deltas[:players]))
@@ -237,9 +227,9 @@ class _Hands(_Wins):
                         hand,
                         seq=ev.seq,
                     )
-                computed = tuple(nagashi_deltas(dctx.nagashi, dealer, players, self.rules))
+                computed = tuple(engine().nagashi_deltas(dctx.nagashi, dealer, players, self.rules))
             else:
-                computed = tuple(exhaustive_draw_deltas(dctx.tenpai, players, self.rules))
+                computed = tuple(engine().exhaustive_draw_deltas(dctx.tenpai, players, self.rules))
         else:
             computed = (0,) * len(hand.scores)
             if rr is not None and rr.abort_ok is False:

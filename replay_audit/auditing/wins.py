@@ -9,17 +9,17 @@ Must not: compute a value itself (the scorer does) or touch the score chain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from replay_audit.auditing.base import _fmt, _yaku_set
+from replay_audit.auditing.base import _flat, _fmt, _payments_cell, _yaku_cell
 from replay_audit.auditing.chain import _ScoreChain
+from replay_audit.auditing.engine import Engine, engine
 from replay_audit.model.events import (
     HandLog,
     RecordedWin,
 )
 from replay_audit.model.findings import INFO
-from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import ResultReplay
@@ -39,24 +39,23 @@ class _Wins(_ScoreChain):
         at: HandState,
         sticks: int,
         first: bool,
-        score_win: Callable[[WinContext, RuleSet], WinValue],
     ) -> tuple[int, ...] | None:
-        from replay_audit.scoring.core import win_deltas
-
-        row.update(
-            result="tsumo" if ev.tsumo else "ron",
-            winner=ev.seat,
-            from_seat=ev.from_seat,
-            pao_seat=ev.pao_seat,
-            rec_fu=ev.fu,
-            rec_han=ev.han,
-            rec_points=ev.points,
-            rec_limit=ev.limit,
-            rec_yaku=_fmt(_yaku_set(ev.yaku)) if ev.yaku else _fmt(tuple(sorted(ev.yakuman))),
-            rec_deltas=_fmt(ev.deltas[: self.meta.players]),
-        )
-        ctx = rr.win if rr is not None else None
-        if ctx is None:
+        eng = engine()
+        players = self.meta.players
+        rec_han = ev.han
+        # the yaku compared as a set, and their cell text, remembered (``_yaku_cell``)
+        rec_yaku = _yaku_cell(ev.yaku) if ev.yaku else None
+        row["result"] = "tsumo" if ev.seat == ev.from_seat else "ron"
+        row["winner"] = ev.seat
+        row["from_seat"] = ev.from_seat
+        row["pao_seat"] = ev.pao_seat
+        row["rec_fu"] = ev.fu
+        row["rec_han"] = rec_han
+        row["rec_points"] = ev.points
+        row["rec_limit"] = ev.limit
+        row["rec_yaku"] = rec_yaku[1] if rec_yaku is not None else _flat(sorted(ev.yakuman))
+        row["rec_deltas"] = _payments_cell(ev.deltas, players)
+        if rr is None or rr.win is None:
             self.add(
                 "replay",
                 "no_context",
@@ -66,19 +65,15 @@ class _Wins(_ScoreChain):
                 seat=ev.seat,
             )
             return None
-        value = self._win_value(ctx, ev, hand, score_win)
+        value = self._win_value(rr.win, ev, hand, eng)
         self.win_values[id(ev)] = value
-        row.update(
-            comp_fu=value.fu,
-            comp_han=value.han,
-            comp_points=value.points,
-            comp_limit=value.limit,
-            comp_yaku=_fmt(_yaku_set(value.yaku))
-            if not value.yakuman
-            else _fmt(tuple(sorted(value.yakuman))),
-        )
-        where = {"seq": ev.seq, "seat": ev.seat}
-        if not value.ok:
+        comp_yaku = _yaku_cell(value.yaku)
+        row["comp_fu"] = value.fu
+        row["comp_han"] = value.han
+        row["comp_points"] = value.points
+        row["comp_limit"] = value.limit
+        row["comp_yaku"] = comp_yaku[1] if not value.yakuman else _flat(sorted(value.yakuman))
+        if value.error is not None:
             self.add(
                 "hand_value",
                 "win",
@@ -86,20 +81,26 @@ class _Wins(_ScoreChain):
                 hand,
                 recorded=ev.points,
                 computed=value.error,
-                **where,
+                seq=ev.seq,
+                seat=ev.seat,
             )
             return None
-        checks: list[tuple[str, object, object]] = [
-            ("points", ev.points, value.points),
-            ("limit", ev.limit, value.limit),
-        ]
+        checks: tuple[tuple[str, object, object], ...]
         if ev.yakuman or value.yakuman:
             # the fu Tenhou writes on a yakuman is meaningless: not compared
-            checks.append(("yakuman", tuple(sorted(ev.yakuman)), tuple(sorted(value.yakuman))))
+            checks = (
+                ("points", ev.points, value.points),
+                ("limit", ev.limit, value.limit),
+                ("yakuman", tuple(sorted(ev.yakuman)), tuple(sorted(value.yakuman))),
+            )
         else:
-            checks.append(("han", ev.han, value.han))
-            checks.append(("yaku", _yaku_set(ev.yaku), _yaku_set(value.yaku)))
-            checks.append(("fu", ev.fu, value.fu))
+            checks = (
+                ("points", ev.points, value.points),
+                ("limit", ev.limit, value.limit),
+                ("han", rec_han, value.han),
+                ("yaku", rec_yaku[0] if rec_yaku is not None else (), comp_yaku[0]),
+                ("fu", ev.fu, value.fu),
+            )
         for name, rec, comp in checks:
             if rec is not None and rec != comp:
                 self.add(
@@ -109,10 +110,10 @@ class _Wins(_ScoreChain):
                     hand,
                     recorded=_fmt(rec),
                     computed=_fmt(comp),
-                    **where,
+                    seq=ev.seq,
+                    seat=ev.seat,
                 )
-        players = self.meta.players
-        liable = self._pao_seat(ev, rr, value)
+        liable = self._pao_seat(ev, rr, value) if rr.pao else None
         row["comp_pao_seat"] = liable
         recorded_pao = ev.pao_seat if ev.pao_seat != ev.seat else None
         if recorded_pao != liable:
@@ -123,9 +124,10 @@ class _Wins(_ScoreChain):
                 hand,
                 recorded=recorded_pao,
                 computed=liable,
-                **where,
+                seq=ev.seq,
+                seat=ev.seat,
             )
-        deltas = win_deltas(
+        deltas = eng.win_deltas(
             value,
             winner=ev.seat,
             from_seat=ev.from_seat,
@@ -137,8 +139,9 @@ class _Wins(_ScoreChain):
             pao_seat=liable,
             rules=self.rules,
         )
-        row["comp_deltas"] = _fmt(tuple(deltas[:players]))
-        self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
+        row["comp_deltas"] = _payments_cell(deltas, players)
+        if ev.deltas[:players] != deltas[:players]:  # else no seat differs
+            self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
         return tuple(deltas)
 
     def _win_value(
@@ -146,13 +149,11 @@ class _Wins(_ScoreChain):
         ctx: WinContext,
         ev: RecordedWin,
         hand: HandLog,
-        score_win: Callable[[WinContext, RuleSet], WinValue],
+        eng: Engine,
     ) -> WinValue:
         """The win under the rules of the log's date; where its dates leave a
         scoring rule open (the red fives), the reading the log follows, in a note."""
-        from replay_audit.auditing.era_readings import read_win
-
-        value, notes = read_win(self.era, self.rules, ctx, ev, score_win)
+        value, notes = eng.read_win(self.era, self.rules, ctx, ev, eng.score_win)
         for note in notes:
             self.add(INFO, note.field, note.message, hand, seq=ev.seq, seat=ev.seat)
         return value

@@ -97,16 +97,97 @@ def final_points(
     """``(final raw scores, final point values)``, one entry per seat of ``scores``.
 
     ``scores`` may carry the 3-player placeholder seat; it stays ``0`` / ``0.0``.
+    Counted in whole ``1/12000`` of a point (``_UNIT``): every value is exact
+    there, so the rounding is the exact rational one without ``Fraction``'s cost
+    (a rule file may give a non-integer uma or oka: those are counted as
+    fractions, ``_rational_points``).
     """
     players = rules.players
     raw = final_scores(scores, sticks_left, rules)
+    ret = rules.return_points
+    below = sum(1 for s in range(players) if raw[s] < ret)
+    uma = rules.uma_rows[below] if rules.uma_rows else rules.uma
+    if not (
+        type(ret) is int
+        and type(rules.oka) is int
+        and all(type(u) is int for u in uma)
+        and all(type(raw[s]) is int for s in range(players))
+    ):
+        return raw, _rational_points(raw, rules, era)
+    bonus = _bonus_units(raw, uma, rules)
+    points = [0.0] * len(raw)
+    if era == "exact":
+        for s in range(players):
+            # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
+            points[s] = _half_away((raw[s] - ret) * _PER_RAW + bonus[s], _UNIT // 10) / 10
+        return raw, tuple(points)
+    top = _order(raw, players)[0]
+    others = 0
+    for s in range(players):
+        if s == top:
+            continue
+        rounded = _half_away(raw[s], 1000) * 1000
+        value = (rounded - ret) * _PER_RAW + bonus[s]
+        points[s] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
+        others += value
+    points[top] = -others / _UNIT
+    return raw, tuple(points)
+
+
+_UNIT = 12000
+"""Final points are counted in ``1/_UNIT`` of a point: a raw point is 12 of them,
+and a share of 2, 3 or 4 tied places' uma divides evenly."""
+_PER_RAW = _UNIT // 1000
+
+
+def _half_away(n: int, d: int) -> int:
+    """``n / d`` (``d > 0``) to the nearest integer, an exact half away from zero:
+    ``_round_half_away(Fraction(n, d))`` in integers.
+
+    >>> _half_away(-1500, 1000), _half_away(2449, 1000), _half_away(2500, 1000)
+    (-2, 2, 3)
+    """
+    whole, rest = divmod(-n if n < 0 else n, d)
+    if 2 * rest >= d:
+        whole += 1
+    return whole if n >= 0 else -whole
+
+
+def _bonus_units(scores: Sequence[int], uma: Sequence[int], rules: RuleSet) -> list[int]:
+    """``place_bonus`` in ``1/_UNIT`` of a point, for an integer ``uma`` row (the
+    one ``final_points`` picked) and oka."""
+    players = rules.players
+    order = _order(scores, players)
+    bonus = [u * _UNIT for u in uma]
+    bonus[0] += rules.oka * _UNIT
+    result = [0] * players
+    if rules.ties != "split":
+        for place, seat in enumerate(order):
+            result[seat] = bonus[place]
+        return result
+    i = 0
+    while i < players:
+        j = i + 1
+        while j < players and scores[order[j]] == scores[order[i]]:
+            j += 1
+        share = sum(bonus[i:j]) // (j - i)  # exact: _UNIT is a multiple of 2, 3 and 4
+        for k in range(i, j):
+            result[order[k]] = share
+        i = j
+    return result
+
+
+def _rational_points(raw: tuple[int, ...], rules: RuleSet, era: Era) -> tuple[float, ...]:
+    """``final_points``' values for rules with a non-integer uma, oka or return
+    (a rule file may write ``oka = 12.5``), counted as fractions."""
+    players = rules.players
     bonus = place_bonus(raw, rules)
     exact = [Fraction(raw[s] - rules.return_points, 1000) + bonus[s] for s in range(players)]
     points = [0.0] * len(raw)
     if era == "exact":
         for s in range(players):
             points[s] = _to_tenths(exact[s])
-        return raw, tuple(points)
+        return tuple(points)
     top = _order(raw, players)[0]
     others = Fraction(0)
     for s in range(players):
@@ -117,7 +198,7 @@ def final_points(
         points[s] = float(value)
         others += value
     points[top] = float(-others)
-    return raw, tuple(points)
+    return tuple(points)
 
 
 def detect_era(

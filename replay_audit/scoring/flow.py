@@ -140,6 +140,8 @@ def scores_after(state: HandState, outcome: HandOutcome, rules: RuleSet) -> tupl
     caller that already holds the end-of-hand scores can pass them with no
     deltas and no riichi seats.
     """
+    if not outcome.riichi_seats and not any(outcome.deltas):
+        return tuple(state.scores)  # the auditor's case: scores already after the hand
     scores = list(state.scores)
     for seat, delta in enumerate(outcome.deltas[: len(scores)]):
         scores[seat] += delta
@@ -165,17 +167,36 @@ def end_reason(
     state: HandState, outcome: HandOutcome, rules: RuleSet, *, game_length: GameLength
 ) -> EndReason | None:
     """Why the game ends after this hand, or ``None`` if it goes on."""
+    return _end_reason(
+        state,
+        outcome,
+        rules,
+        game_length,
+        scores_after(state, outcome, rules),
+        dealer_keeps_deal(outcome, rules),
+    )
+
+
+def _end_reason(
+    state: HandState,
+    outcome: HandOutcome,
+    rules: RuleSet,
+    game_length: GameLength,
+    scores: tuple[int, ...],
+    keep: bool,
+) -> EndReason | None:
+    """``end_reason`` given the ``scores_after`` the hand and whether the dealer
+    keeps the deal (``next_hand`` needs both too, and works them out once)."""
     players = rules.players
-    scores = scores_after(state, outcome, rules)
-    if rules.bust and any(scores[s] < 0 for s in range(players)):
+    if rules.bust and min(scores[:players]) < 0:
         return "bust"
     last = all_last_index(players, game_length)
     if state.round_index < last:
         return None
-    reached = any(scores[s] >= rules.points_to_end for s in range(players))
+    reached = max(scores[:players]) >= rules.points_to_end
     can_end = reached or not rules.west_extension
     in_extension = state.round_index > last
-    if dealer_keeps_deal(outcome, rules):
+    if keep:
         dealer_top = ranks(scores, players)[state.dealer] == 0
         stops = (
             rules.dealer_stops_all_last
@@ -200,10 +221,10 @@ def next_hand(
     state: HandState, outcome: HandOutcome, rules: RuleSet, *, game_length: GameLength
 ) -> HandState | None:
     """The state at the next INIT, or ``None`` when the game is over."""
-    if end_reason(state, outcome, rules, game_length=game_length) is not None:
-        return None
     scores = scores_after(state, outcome, rules)
     keep = dealer_keeps_deal(outcome, rules)
+    if _end_reason(state, outcome, rules, game_length, scores, keep) is not None:
+        return None
     if outcome.winners:
         honba = state.honba + 1 if outcome.dealer_won else 0
         sticks = 0

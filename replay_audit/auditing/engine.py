@@ -1,0 +1,108 @@
+"""The functions of the scorer, the payments, the game flow and the era readings
+that the audit calls at every hand, imported once: ``engine()``.
+
+An ``import`` statement inside a function runs again at every call (about a
+microsecond, even with the module loaded), and a hand's audit ran six of them
+(some 30 ms of the auditor's 0.23 s over 500 Phoenix files).  The modules
+still load at the first audit, not when ``replay_audit.auditing`` is imported.
+
+Must not: compute, compare or record anything; it only hands out functions.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # annotations only: the modules load in ``engine()``
+    from replay_audit.auditing.era_readings import Expect, FlowRead, Note
+    from replay_audit.model.events import HandLog, RecordedWin
+    from replay_audit.model.rules.eras import Era
+    from replay_audit.model.rules.ruleset import RuleSet
+    from replay_audit.scoring.context import WinContext, WinValue
+    from replay_audit.scoring.flow import GameLength, HandOutcome, HandState
+
+ScoreWin = Callable[["WinContext", "RuleSet"], "WinValue"]
+"""``scoring.core.score_win``."""
+
+
+class WinDeltas(Protocol):
+    """``scoring.core.win_deltas``."""
+
+    def __call__(
+        self,
+        value: WinValue,
+        *,
+        winner: int,
+        from_seat: int,
+        dealer: int,
+        players: int,
+        honba: int,
+        sticks: int,
+        first_winner: bool,
+        pao_seat: int | None,
+        rules: RuleSet,
+    ) -> tuple[int, ...]: ...
+
+
+class NextHand(Protocol):
+    """``scoring.flow.next_hand``."""
+
+    def __call__(
+        self, state: HandState, outcome: HandOutcome, rules: RuleSet, *, game_length: GameLength
+    ) -> HandState | None: ...
+
+
+class ReadFlow(Protocol):
+    """``auditing.era_readings.read_flow``."""
+
+    def __call__(
+        self,
+        era: Era,
+        rules: RuleSet,
+        expect: Expect,
+        prev: HandLog,
+        logged: HandLog | None,
+        *,
+        hanchan: bool,
+    ) -> FlowRead: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """What a hand's audit calls, by name (each the module function itself)."""
+
+    score_win: ScoreWin
+    win_deltas: WinDeltas
+    exhaustive_draw_deltas: Callable[[Sequence[bool], int, RuleSet], tuple[int, ...]]
+    nagashi_deltas: Callable[[Sequence[bool], int, int, RuleSet], tuple[int, ...]]
+    read_win: Callable[
+        [Era, RuleSet, WinContext, RecordedWin, ScoreWin], tuple[WinValue, tuple[Note, ...]]
+    ]
+    read_flow: ReadFlow
+    next_hand: NextHand
+    hand_state: type[HandState]
+    hand_outcome: type[HandOutcome]
+
+
+@functools.cache
+def engine() -> Engine:
+    """The functions, imported at the first call (the compiled scorer, Python's values)."""
+    from replay_audit.auditing.era_readings import read_flow, read_win
+    from replay_audit.scoring.core import score_win, win_deltas
+    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
+    from replay_audit.scoring.payments import exhaustive_draw_deltas, nagashi_deltas
+
+    return Engine(
+        score_win=score_win,
+        win_deltas=win_deltas,
+        exhaustive_draw_deltas=exhaustive_draw_deltas,
+        nagashi_deltas=nagashi_deltas,
+        read_win=read_win,
+        read_flow=read_flow,
+        next_hand=next_hand,
+        hand_state=HandState,
+        hand_outcome=HandOutcome,
+    )
