@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "build_events.hpp"
+#include "facts.hpp"
 #include "game.hpp"
 #include "mjlog.hpp"
 #include "replay.hpp"
@@ -890,4 +891,15 @@ PYBIND11_MODULE(_core, m) {
         .def("win_values", &WinBatch::win_values,
              "The results as WinValue objects (set_value_type first; None where declined).");
     def_waits(m);  // waits.hpp: the block above
+
+    // ------------------------------------------------ the statistics' hand scan (facts.hpp)
+    static PyMethodDef hand_scan_def = {
+        "hand_scan",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_scan)),
+        METH_FASTCALL,
+        "hand_scan(events, n, haipai, draw_cls, discard_cls, declare_cls, call_cls): one hand's\n"
+        "events scanned for the statistics' facts, as replay_audit.stats.scan.py_scan_hand\n"
+        "scans them (its entries), or None if the core declines the hand."};
+    m.add_object("hand_scan",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
 }
