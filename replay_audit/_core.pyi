@@ -219,12 +219,12 @@ def hand_scan(
     events: tuple[Any, ...],
     n: int,
     haipai: tuple[tuple[int, ...], ...],
-    draw_cls: type,
-    discard_cls: type,
-    declare_cls: type,
-    call_cls: type,
+    classes: tuple[type, ...],
+    meld_kinds: tuple[Any, ...],
     /,
-) -> list[tuple[int, int | None, tuple[int, ...] | None]] | None:
+) -> tuple[list[Any], int, list[Any], list[Any]] | None:
     """One hand's events scanned for the statistics' facts, as
-    ``stats.scan.py_scan_hand`` scans them (the same entries), or None if the core
-    declines the hand (then Python scans it)."""
+    ``stats.scan.py_scan_hand`` scans them (the same ``HandScan``), or None if the
+    core declines the hand (then Python scans it).  ``classes``: Draw, Discard,
+    RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw, Meld;
+    ``meld_kinds``: the MeldKind members in their order."""

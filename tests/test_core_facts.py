@@ -1,5 +1,5 @@
 """The compiled core's hand scan for the statistics (``_core.hand_scan``) gives the
-entries the reference (``stats.scan.py_scan_hand``) gives, on every hand of the
+values the reference (``stats.scan.py_scan_hand``) gives, on every hand of the
 shared corpus, on the JSON fixtures, and on corpus games whose events were damaged
 at random (dropped, repeated, moved to another seat, given another tile: so the
 core meets the cases it declines and the riichi waits it cannot rebuild); and the
@@ -25,10 +25,10 @@ from tests.conftest import FIXTURES
 pytestmark = pytest.mark.skipif(scan.CORE_SCAN is None, reason="no compiled core")
 
 
-def _core(hand: HandLog, n: int) -> list[scan.Entry] | None:
+def _core(hand: HandLog, n: int) -> scan.HandScan | None:
     core = scan.CORE_SCAN
     assert core is not None
-    return core(hand.events, n, hand.haipai, Draw, Discard, RiichiDeclare, Call)
+    return core(hand.events, n, hand.haipai, scan._CLASSES, scan._KINDS)
 
 
 def _same(game: Game) -> int:
@@ -96,11 +96,8 @@ def test_the_core_scans_damaged_hands_as_the_reference(
         damaged = _damage(game, rng)
         _same(damaged)
         for hand in damaged.hands:
-            unknown_waits += sum(
-                1
-                for _, kinds, ndisc in scan.py_scan_hand(hand, 4)
-                if ndisc is None and kinds is None
-            )
+            seats = scan.py_scan_hand(hand, damaged.meta.players)[0]
+            unknown_waits += sum(1 for f in seats if f is not None and f[0] and f[2] is None)
     assert unknown_waits > 0  # the damage did reach the rebuilt waits
     for game in games[::10]:
         assert hand_facts(game) == _facts_without_core(game, monkeypatch)
@@ -124,21 +121,31 @@ def _hand(events: tuple[Any, ...]) -> HandLog:
 
 def test_the_core_declines_what_python_must_answer() -> None:
     riichi = (Draw(0, 0, 52), RiichiDeclare(1, 0), Discard(2, 0, 48, False))
-    assert _core(_hand(riichi), 4) == [(1, None, (0, 0, 0, 0)), (2, 1, None)]  # waits 4p
-    assert scan.py_scan_hand(_hand(riichi), 4) == _core(_hand(riichi), 4)
+    # seat 0 declared first, after no discard, and waits on one kind (4p)
+    want: scan.HandScan = (
+        [(1, 1, 1, False, False, False, 0, None, False), None, None, None],
+        1,
+        [],
+        [],
+    )
+    assert _core(_hand(riichi), 4) == want
+    assert scan.py_scan_hand(_hand(riichi), 4) == want
     # a seat that is not a plain int, and a tile id outside 0-135: Python answers
     assert _core(_hand((Discard(0, -1, 4, False),)), 4) is None
     assert _core(_hand((Draw(0, 0, 136),)), 4) is None
     # a call before the riichi discard: Python rebuilds the concealed tiles
     kan = Call(0, 0, Meld(MeldKind.ANKAN, (0, 1, 2, 3), None, None))
     assert _core(_hand((kan, *riichi)), 4) is None
+    # a meld kind that is not a MeldKind member: Python compares it
+    odd = Call(0, 1, Meld("pon", (0, 1, 2), 0, 0))  # type: ignore[arg-type]  # on purpose
+    assert _core(_hand((odd,)), 4) is None
 
 
 def test_the_comparison_fails_for_a_core_that_scans_differently(
     corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The equality tests above can fail: a core that counts one discard too few
-    before each event is caught on the first phoenix game."""
+    """The equality tests above can fail: a core that counts one riichi
+    declaration too few is caught on the first phoenix game."""
     game = next(g for p, g in corpus_games.items() if "phoenix" in str(p))
     core = scan.CORE_SCAN
     assert core is not None
@@ -147,7 +154,8 @@ def test_the_comparison_fails_for_a_core_that_scans_differently(
         got = core(*args)
         if got is None:
             return None
-        return [(i, a, b if b is None else tuple(max(0, x - 1) for x in b)) for i, a, b in got]
+        seats, declared, wins, draws = got
+        return seats, max(0, declared - 1), wins, draws
 
     monkeypatch.setattr(scan, "CORE_SCAN", short)
     with pytest.raises(AssertionError):

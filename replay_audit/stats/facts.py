@@ -22,16 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from replay_audit.model.events import (
-    Call,
     Discard,
     Game,
     HandLog,
     RecordedDraw,
     RecordedWin,
-    RiichiAccept,
-    RiichiDeclare,
 )
-from replay_audit.model.meld import MeldKind
 from replay_audit.model.tiles import is_terminal_or_honor, kind
 from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks
 from replay_audit.stats.game_facts import game_facts as game_facts
@@ -51,8 +47,6 @@ from replay_audit.stats.scan import scan_hand
 YAKU_IPPATSU = 2
 YAKU_DOUBLE_RIICHI = 21
 YAKU_URA = 53
-
-_CALLS_THAT_TAKE = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
 
 _ROW: dict[str, Any] = {
     # identity
@@ -232,73 +226,9 @@ def _facts_for_hand(
     hand: HandLog, n: int, base: dict[str, Any], names: list[str], cost: int
 ) -> list[dict[str, Any]]:
     """The rows of one hand: ``base`` (the game's row, every column in order) copied
-    per seat, then what the hand's rarer events say written straight into them
-    (no per-seat state objects: the rows are the state)."""
-    events = hand.events
-    hand_row = base.copy()
-    hand_row["hand_index"] = hand.index
-    hand_row["label"] = hand.label
-    dealer = hand.dealer
-    haipai = hand.haipai
-    n_haipai = len(haipai)
-    rows: list[dict[str, Any]] = []
-    for seat in range(n):
-        row = hand_row.copy()  # every column, in order, at its default
-        row["seat"] = seat
-        row["name"] = names[seat]
-        if seat == dealer:
-            row["dealer"] = True
-        if seat < n_haipai:
-            row["dealt"] = bytes(haipai[seat]).hex()
-        rows.append(row)
-
-    declared = 0
-    taken: set[int] = set()  # seats a call took a discard from
-    wins: list[RecordedWin] = []
-    draws: list[RecordedDraw] = []
-    # Only the events that are not plain draws and discards (``stats.scan``), each
-    # with the discards before it; isinstance narrows their types for mypy.
-    for i, last_discarder, ndisc in scan_hand(hand, n):
-        ev = events[i]
-        if ndisc is None:  # a riichi discard: ``last_discarder`` holds its wait kinds
-            rows[ev.seat]["riichi_waits"] = last_discarder  # type: ignore[union-attr]
-        elif isinstance(ev, Call):
-            if ev.seat >= n:
-                continue
-            meld = ev.meld
-            mk = meld.kind
-            if meld.opened:
-                rows[ev.seat]["called"] = True
-            if mk is MeldKind.ANKAN:
-                rows[ev.seat]["closed_kan"] = True
-            elif mk is MeldKind.KITA:
-                rows[ev.seat]["kita"] += 1
-            if mk in _CALLS_THAT_TAKE:
-                taken_from = meld.from_seat if meld.from_seat is not None else last_discarder
-                if taken_from is not None and taken_from < n:
-                    taken.add(taken_from)
-        elif isinstance(ev, RiichiDeclare):
-            if ev.seat < n:
-                row = rows[ev.seat]
-                if not row["riichi_declared"]:
-                    row["riichi_declared"] = True
-                    row["riichi_turn"] = ndisc[ev.seat] + 1
-                    declared += 1
-                    row["riichi_order"] = declared
-        elif isinstance(ev, RiichiAccept):
-            if ev.seat < n:
-                row = rows[ev.seat]
-                row["riichi_accepted"] = True
-                row["riichi_stick"] = cost
-        elif isinstance(ev, RecordedWin):
-            if ev.seat < n:
-                row = rows[ev.seat]
-                if row["win_turn"] is None:
-                    row["win_turn"] = ndisc[ev.seat] + 1
-            wins.append(ev)
-        elif isinstance(ev, RecordedDraw):
-            draws.append(ev)
-
+    per seat, with what differs from its defaults written in: what each seat did
+    comes from the hand's scan (``stats.scan``), its wins and draws after that."""
+    seat_facts, declared, wins, draws = scan_hand(hand, n)
     if wins:
         result = "win"
     elif any(d.is_abortive for d in draws):
@@ -316,19 +246,49 @@ def _facts_for_hand(
         for seat, dv in enumerate(res.deltas[:n]):
             delta[seat] += dv
 
-    exhaustive = result in ("exhaustive", "nagashi")
-    abortive = result == "abortive"
-    for seat, row in enumerate(rows):
-        row["result"] = result
-        if exhaustive:
-            row["exhaustive_draw"] = True
-        if abortive:
-            row["abortive"] = True
-        order = row["riichi_order"]
-        if order is not None and order < declared:
-            row["chased"] = True
-        row["delta"] = delta[seat]
-        row["net"] = delta[seat] - row["riichi_stick"]
+    hand_row = base.copy()
+    hand_row["hand_index"] = hand.index
+    hand_row["label"] = hand.label
+    hand_row["result"] = result
+    if result == "exhaustive" or result == "nagashi":
+        hand_row["exhaustive_draw"] = True
+    elif result == "abortive":
+        hand_row["abortive"] = True
+    dealer = hand.dealer
+    haipai = hand.haipai
+    n_haipai = len(haipai)
+    rows: list[dict[str, Any]] = []
+    for seat in range(n):
+        row = hand_row.copy()  # every column, in order, at its default
+        row["seat"] = seat
+        row["name"] = names[seat]
+        if seat == dealer:
+            row["dealer"] = True
+        if seat < n_haipai:
+            row["dealt"] = bytes(haipai[seat]).hex()
+        row["delta"] = row["net"] = delta[seat]
+        facts = seat_facts[seat]
+        if facts is not None:
+            turn, order, waits, accepted, called, ankan, kita, win_turn, _ = facts
+            if turn is not None:
+                row["riichi_declared"] = True
+                row["riichi_turn"] = turn
+                row["riichi_order"] = order
+                row["riichi_waits"] = waits
+                row["chased"] = order is not None and order < declared
+            if accepted:
+                row["riichi_accepted"] = True
+                row["riichi_stick"] = cost
+                row["net"] = delta[seat] - cost
+            if called:
+                row["called"] = True
+            if ankan:
+                row["closed_kan"] = True
+            if kita:
+                row["kita"] = kita
+            if win_turn is not None:
+                row["win_turn"] = win_turn
+        rows.append(row)
 
     for w in wins:
         if w.seat < n:
@@ -339,6 +299,7 @@ def _facts_for_hand(
             for seat in range(n):
                 rows[seat]["tenpai_at_draw"] = _draw_tenpai(d, seat)
         if d.kind == "nm":
+            taken = {s for s, f in enumerate(seat_facts) if f is not None and f[8]}
             for seat in _nagashi_seats(d, n, taken, hand):
                 rows[seat]["nagashi"] = True
     return rows

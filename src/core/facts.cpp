@@ -1,7 +1,7 @@
 // The statistics' per-hand event scan (facts.hpp): replay_audit.stats.scan.py_scan_hand's
-// answer in one C loop, so that Python only looks at a hand's rare events (calls, riichi,
-// results), about one in ten.  Nothing is copied or changed: the events' slots are read
-// at their offsets, as replay.cpp reads them.
+// answer in one C loop (what each seat did: riichi, calls, the turn of its win; the
+// recorded results), so that Python only writes the rows.  Nothing is copied or changed:
+// the events' slots are read at their offsets, as replay.cpp reads them.
 #include "facts.hpp"
 
 #include <structmember.h>
@@ -66,6 +66,29 @@ long small_int(PyObject* obj, Py_ssize_t at, long limit) {
     return x;
 }
 
+// A slot's value (borrowed; nullptr while unset).
+PyObject* slot_of(PyObject* obj, Py_ssize_t at) {
+    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+}
+
+// Two named slots of one class, found once per class (as EventSlots).
+struct Slots2 {
+    PyTypeObject* type = nullptr;
+    Py_ssize_t at[2] = {-1, -1};
+    bool ok = false;
+
+    bool of(PyTypeObject* t, const char* a, const char* b) {
+        if (t == type) return ok;
+        at[0] = member_offset(t, a);
+        at[1] = member_offset(t, b);
+        ok = at[0] >= 0 && at[1] >= 0;
+        Py_INCREF(t);
+        Py_XDECREF(type);
+        type = t;
+        return ok;
+    }
+};
+
 constexpr long kAnySeat = 1L << 30;  // seats past the table are fine (ignored), negatives not
 
 // One seat's concealed tiles by id, rebuilt as stats.scan.riichi_wait_kinds does (only
@@ -93,11 +116,54 @@ PyObject* wait_kinds(const SeatTiles& s) {
     return PyLong_FromLong(__builtin_popcountll(wait_mask(counts)));
 }
 
-PyObject* scan(PyObject* events, long n, PyObject* haipai, PyTypeObject* draw_cls,
-               PyTypeObject* discard_cls, PyTypeObject* declare_cls, PyTypeObject* call_cls) {
-    static EventSlots draw_slots, discard_slots, declare_slots, call_slots;
+// The classes hand_scan is given, in stats.scan._CLASSES' order.
+enum Cls { kDraw, kDiscard, kDeclare, kCall, kAccept, kWin, kRecDraw, kMeld, kClasses };
+// The MeldKind members, in their order (stats.scan._KINDS).
+enum Kind { kChi, kPon, kDaiminkan, kKakan, kAnkan, kKita, kKinds };
+
+// One seat's SeatFacts while the scan runs (stats.scan.SeatFacts, same order).
+struct Facts {
+    bool any = false;  // a call, riichi or win: the seat gets a tuple, else None
+    long riichi_turn = 0;  // 0: none
+    long riichi_order = 0;
+    PyObject* waits = nullptr;  // owned; nullptr: None
+    bool accepted = false, called = false, ankan = false, taken = false;
+    long kita = 0;
+    long win_turn = 0;  // 0: none
+    ~Facts() { Py_XDECREF(waits); }
+};
+
+PyObject* int_or_none(long v) {
+    if (v == 0) Py_RETURN_NONE;
+    return PyLong_FromLong(v);
+}
+
+PyObject* seat_tuple(Facts& f) {
+    PyObject* waits = f.waits != nullptr ? f.waits : Py_None;
+    Py_INCREF(waits);
+    return Py_BuildValue("(NNNOOOlNO)", int_or_none(f.riichi_turn), int_or_none(f.riichi_order),
+                         waits, f.accepted ? Py_True : Py_False, f.called ? Py_True : Py_False,
+                         f.ankan ? Py_True : Py_False, f.kita, int_or_none(f.win_turn),
+                         f.taken ? Py_True : Py_False);
+}
+
+PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
+               PyObject* const* kinds) {
+    static EventSlots draw_slots, discard_slots, declare_slots, call_slots, accept_slots,
+        win_slots;
+    static Slots2 call_meld, meld_slots;
+    PyTypeObject* draw_cls = reinterpret_cast<PyTypeObject*>(cls[kDraw]);
+    PyTypeObject* discard_cls = reinterpret_cast<PyTypeObject*>(cls[kDiscard]);
+    PyTypeObject* declare_cls = reinterpret_cast<PyTypeObject*>(cls[kDeclare]);
+    PyTypeObject* call_cls = reinterpret_cast<PyTypeObject*>(cls[kCall]);
+    PyTypeObject* accept_cls = reinterpret_cast<PyTypeObject*>(cls[kAccept]);
+    PyTypeObject* win_cls = reinterpret_cast<PyTypeObject*>(cls[kWin]);
+    PyTypeObject* rec_draw_cls = reinterpret_cast<PyTypeObject*>(cls[kRecDraw]);
+    PyTypeObject* meld_cls = reinterpret_cast<PyTypeObject*>(cls[kMeld]);
     if (!draw_slots.of(draw_cls, true) || !discard_slots.of(discard_cls, true) ||
-        !declare_slots.of(declare_cls, false) || !call_slots.of(call_cls, false))
+        !declare_slots.of(declare_cls, false) || !call_slots.of(call_cls, false) ||
+        !accept_slots.of(accept_cls, false) || !win_slots.of(win_cls, false) ||
+        !call_meld.of(call_cls, "meld", "seat") || !meld_slots.of(meld_cls, "kind", "from_seat"))
         throw Declined{};
     SeatTiles tiles[kMaxSeats];
     const Py_ssize_t dealt = PyTuple_GET_SIZE(haipai);
@@ -115,18 +181,12 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyTypeObject* draw_cl
         tiles[s].dealt = true;
         tiles[s].held = 13;
     }
+    Facts facts[kMaxSeats];
     long ndisc[kMaxSeats] = {};
-    bool declared[kMaxSeats] = {};
     bool pending[kMaxSeats] = {};
     long last = -1;
-    py::list out;
-    auto add = [&out](PyObject* entry) {
-        if (entry == nullptr || PyList_Append(out.ptr(), entry) < 0) {
-            Py_XDECREF(entry);
-            throw py::error_already_set();
-        }
-        Py_DECREF(entry);
-    };
+    long declared = 0;
+    py::list wins, draws;
     const Py_ssize_t count = PyTuple_GET_SIZE(events);
     PyObject* const* items = &PyTuple_GET_ITEM(events, 0);
     for (Py_ssize_t i = 0; i < count; ++i) {
@@ -141,9 +201,7 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyTypeObject* draw_cl
                 ++tiles[seat].ids[id];
                 ++tiles[seat].held;
             }
-            continue;
-        }
-        if (t == discard_cls) {
+        } else if (t == discard_cls) {
             const long seat = small_int(ev, discard_slots.seat, kAnySeat);
             if (seat < 0) throw Declined{};
             if (seat < n) {
@@ -161,46 +219,115 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyTypeObject* draw_cl
                 }
                 if (pending[seat]) {  // the riichi discard: the wait is now fixed
                     pending[seat] = false;
-                    PyObject* kinds = wait_kinds(s);
-                    add(Py_BuildValue("(nNO)", i, kinds, Py_None));
+                    Py_XDECREF(facts[seat].waits);
+                    facts[seat].waits = nullptr;
+                    PyObject* kinds_count = wait_kinds(s);
+                    if (kinds_count == nullptr) throw py::error_already_set();
+                    if (kinds_count == Py_None) {
+                        Py_DECREF(kinds_count);
+                    } else {
+                        facts[seat].waits = kinds_count;
+                    }
                 }
             }
             last = seat;
-            continue;
-        }
-        if (t != declare_cls && PyObject_TypeCheck(ev, declare_cls)) throw Declined{};
-        if (t == declare_cls || t == call_cls) {
-            const long seat = small_int(ev, t == call_cls ? call_slots.seat : declare_slots.seat,
-                                        kAnySeat);
+        } else if (t == call_cls) {
+            const long seat = small_int(ev, call_slots.seat, kAnySeat);
             if (seat < 0) throw Declined{};
-            if (seat < n) {
-                if (t == call_cls) {
-                    tiles[seat].called = true;
-                } else if (!declared[seat]) {
-                    declared[seat] = pending[seat] = true;
+            if (seat >= n) continue;
+            tiles[seat].called = true;
+            PyObject* meld = slot_of(ev, call_meld.at[0]);
+            if (meld == nullptr || Py_TYPE(meld) != meld_cls) throw Declined{};
+            PyObject* kind = slot_of(meld, meld_slots.at[0]);
+            int k = 0;
+            while (k < kKinds && kinds[k] != kind) ++k;
+            if (k == kKinds) throw Declined{};
+            Facts& f = facts[seat];
+            f.any = true;
+            if (k == kChi || k == kPon || k == kDaiminkan || k == kKakan) f.called = true;
+            if (k == kAnkan) f.ankan = true;
+            else if (k == kKita) ++f.kita;
+            if (k == kChi || k == kPon || k == kDaiminkan) {
+                PyObject* from = slot_of(meld, meld_slots.at[1]);
+                long taken_from = last;
+                if (from == nullptr) throw Declined{};
+                if (from != Py_None) {
+                    if (!PyLong_CheckExact(from)) throw Declined{};
+                    int overflow = 0;
+                    taken_from = PyLong_AsLongAndOverflow(from, &overflow);
+                    if (overflow != 0 || taken_from < 0) throw Declined{};
+                }
+                if (taken_from >= 0 && taken_from < n) {
+                    facts[taken_from].any = true;
+                    facts[taken_from].taken = true;
                 }
             }
+        } else if (t == declare_cls) {
+            const long seat = small_int(ev, declare_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n) {
+                Facts& f = facts[seat];
+                f.any = true;
+                if (f.riichi_turn == 0) {
+                    f.riichi_turn = ndisc[seat] + 1;
+                    f.riichi_order = ++declared;
+                    pending[seat] = true;
+                }
+            }
+        } else if (t == accept_cls) {
+            const long seat = small_int(ev, accept_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n) {
+                facts[seat].any = true;
+                facts[seat].accepted = true;
+            }
+        } else if (t == win_cls) {
+            const long seat = small_int(ev, win_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n) {
+                Facts& f = facts[seat];
+                f.any = true;
+                if (f.win_turn == 0) f.win_turn = ndisc[seat] + 1;
+            }
+            if (PyList_Append(wins.ptr(), ev) < 0) throw py::error_already_set();
+        } else if (t == rec_draw_cls) {
+            if (PyList_Append(draws.ptr(), ev) < 0) throw py::error_already_set();
+        } else {
+            // a subclass of a class read above: Python's isinstance tests answer it
+            for (int c = kDiscard; c < kMeld; ++c)
+                if (PyObject_TypeCheck(ev, reinterpret_cast<PyTypeObject*>(cls[c])))
+                    throw Declined{};
         }
-        PyObject* so_far = PyTuple_New(n);
-        if (so_far == nullptr) throw py::error_already_set();
-        for (long s = 0; s < n; ++s) PyTuple_SET_ITEM(so_far, s, PyLong_FromLong(ndisc[s]));
-        PyObject* from = last >= 0 ? PyLong_FromLong(last) : (Py_INCREF(Py_None), Py_None);
-        add(Py_BuildValue("(nNN)", i, from, so_far));
     }
-    return out.release().ptr();
+    PyObject* seats = PyList_New(n);
+    if (seats == nullptr) throw py::error_already_set();
+    py::object seats_owner = py::reinterpret_steal<py::object>(seats);
+    for (long s = 0; s < n; ++s) {
+        PyObject* item = facts[s].any ? seat_tuple(facts[s]) : (Py_INCREF(Py_None), Py_None);
+        if (item == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(seats, s, item);
+    }
+    return PyTuple_Pack(4, seats, py::int_(declared).ptr(), wins.ptr(), draws.ptr());
 }
 
 }  // namespace
 
 PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "hand_scan takes 7 arguments");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "hand_scan takes 5 arguments");
         return nullptr;
     }
     PyObject* events = args[0];
     PyObject* haipai = args[2];
-    for (int j = 3; j < 7; ++j) {
-        if (!PyType_Check(args[j])) {
+    PyObject* classes = args[3];
+    PyObject* kinds = args[4];
+    if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != kClasses ||
+        !PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != kKinds) {
+        PyErr_SetString(PyExc_TypeError, "hand_scan: 8 classes and 6 meld kinds, as tuples");
+        return nullptr;
+    }
+    for (int j = 0; j < kClasses; ++j) {
+        if (!PyType_Check(PyTuple_GET_ITEM(classes, j))) {
             PyErr_SetString(PyExc_TypeError, "hand_scan: the event classes must be classes");
             return nullptr;
         }
@@ -213,10 +340,7 @@ PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
         Py_RETURN_NONE;
     }
     try {
-        return scan(events, n, haipai, reinterpret_cast<PyTypeObject*>(args[3]),
-                    reinterpret_cast<PyTypeObject*>(args[4]),
-                    reinterpret_cast<PyTypeObject*>(args[5]),
-                    reinterpret_cast<PyTypeObject*>(args[6]));
+        return scan(events, n, haipai, &PyTuple_GET_ITEM(classes, 0), &PyTuple_GET_ITEM(kinds, 0));
     } catch (const Declined&) {
         Py_RETURN_NONE;
     } catch (py::error_already_set& e) {

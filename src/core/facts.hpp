@@ -7,14 +7,14 @@
 
 namespace replay_audit::core {
 
-// _core.hand_scan(events, n, haipai, draw_cls, discard_cls, declare_cls, call_cls): one
-// pass over a hand's events (a tuple), as replay_audit.stats.scan.py_scan_hand makes it:
-// a list with one entry per event that is neither an exact Draw nor an exact Discard,
-// ``(i, last_discarder or None, discards per seat so far)``, and one per riichi discard
-// (a seat's first discard after its first declaration), ``(i, wait kinds or None,
-// None)``.  None when it declines the hand (a seat or tile that is not a plain small int,
-// a riichi seat that called before its riichi discard, a kind held five times): then
-// Python scans it.  A raw METH_FASTCALL function, as play_moves: it runs once a hand.
+// _core.hand_scan(events, n, haipai, classes, meld_kinds): one pass over a hand's events
+// (a tuple), giving what replay_audit.stats.scan.py_scan_hand gives: ``(per seat its
+// SeatFacts tuple or None, riichi declarations, recorded wins, recorded draws)``.
+// ``classes``: Draw, Discard, RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw,
+// Meld; ``meld_kinds``: the MeldKind members in order.  None when it declines the hand (a
+// seat or tile that is not a plain small int, a riichi seat that called before its
+// riichi discard, a kind held five times, a subclass of an event class): then Python
+// scans it.  A raw METH_FASTCALL function, as play_moves: it runs once a hand.
 PyObject* hand_scan(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
 }  // namespace replay_audit::core

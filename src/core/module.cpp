@@ -897,9 +897,9 @@ PYBIND11_MODULE(_core, m) {
         "hand_scan",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_scan)),
         METH_FASTCALL,
-        "hand_scan(events, n, haipai, draw_cls, discard_cls, declare_cls, call_cls): one hand's\n"
-        "events scanned for the statistics' facts, as replay_audit.stats.scan.py_scan_hand\n"
-        "scans them (its entries), or None if the core declines the hand."};
+        "hand_scan(events, n, haipai, classes, meld_kinds): one hand's events scanned for the\n"
+        "statistics' facts, as replay_audit.stats.scan.py_scan_hand scans them (the same\n"
+        "values), or None if the core declines the hand."};
     m.add_object("hand_scan",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
 }
