@@ -222,7 +222,7 @@ def hand_scan(
     classes: tuple[type, ...],
     meld_kinds: tuple[Any, ...],
     /,
-) -> tuple[list[Any], int, list[Any], list[Any]] | None:
+) -> tuple[list[Any], int, list[Any], list[Any], list[str]] | None:
     """One hand's events scanned for the statistics' facts, as
     ``stats.scan.py_scan_hand`` scans them (the same ``HandScan``), or None if the
     core declines the hand (then Python scans it).  ``classes``: Draw, Discard,

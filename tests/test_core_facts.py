@@ -127,6 +127,7 @@ def test_the_core_declines_what_python_must_answer() -> None:
         1,
         [],
         [],
+        [bytes(range(0, 52, 4)).hex()] * 4,
     )
     assert _core(_hand(riichi), 4) == want
     assert scan.py_scan_hand(_hand(riichi), 4) == want
@@ -154,8 +155,8 @@ def test_the_comparison_fails_for_a_core_that_scans_differently(
         got = core(*args)
         if got is None:
             return None
-        seats, declared, wins, draws = got
-        return seats, max(0, declared - 1), wins, draws
+        seats, declared, wins, draws, dealt = got
+        return seats, max(0, declared - 1), wins, draws, dealt
 
     monkeypatch.setattr(scan, "CORE_SCAN", short)
     with pytest.raises(AssertionError):

@@ -228,7 +228,7 @@ def _facts_for_hand(
     """The rows of one hand: ``base`` (the game's row, every column in order) copied
     per seat, with what differs from its defaults written in: what each seat did
     comes from the hand's scan (``stats.scan``), its wins and draws after that."""
-    seat_facts, declared, wins, draws = scan_hand(hand, n)
+    seat_facts, declared, wins, draws, dealt = scan_hand(hand, n)
     if wins:
         result = "win"
     elif any(d.is_abortive for d in draws):
@@ -255,8 +255,7 @@ def _facts_for_hand(
     elif result == "abortive":
         hand_row["abortive"] = True
     dealer = hand.dealer
-    haipai = hand.haipai
-    n_haipai = len(haipai)
+    n_dealt = len(dealt)
     rows: list[dict[str, Any]] = []
     for seat in range(n):
         row = hand_row.copy()  # every column, in order, at its default
@@ -264,8 +263,8 @@ def _facts_for_hand(
         row["name"] = names[seat]
         if seat == dealer:
             row["dealer"] = True
-        if seat < n_haipai:
-            row["dealt"] = bytes(haipai[seat]).hex()
+        if seat < n_dealt:
+            row["dealt"] = dealt[seat]
         row["delta"] = row["net"] = delta[seat]
         facts = seat_facts[seat]
         if facts is not None:

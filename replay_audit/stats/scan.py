@@ -40,9 +40,10 @@ riichi declared), ``riichi_waits`` the wait kinds after the riichi discard
 (``riichi_wait_kinds``), ``win_turn`` 1 + its discards before its first recorded
 win, ``discards_taken`` whether a chi, pon or open kan took one of its discards."""
 
-HandScan = tuple[list[SeatFacts | None], int, list[RecordedWin], list[RecordedDraw]]
+HandScan = tuple[list[SeatFacts | None], int, list[RecordedWin], list[RecordedDraw], list[str]]
 """A hand scanned: per seat its ``SeatFacts`` (None: no call, riichi or win), the
-number of seats that declared riichi, the recorded wins and the recorded draws."""
+number of seats that declared riichi, the recorded wins, the recorded draws, and
+the dealt tile ids of each seat that has a deal, as hex (the facts' ``dealt``)."""
 
 CORE_SCAN: Callable[..., HandScan | None] | None = (
     getattr(_core, "hand_scan", None) if _core is not None else None
@@ -130,7 +131,8 @@ def py_scan_hand(hand: HandLog, n: int) -> HandScan:
     for seat, st in states.items():
         if 0 <= seat < n:
             seats[seat] = tuple(st)  # the nine fields, in SeatFacts' order
-    return seats, declared, wins, draws
+    dealt = [bytes(tiles).hex() for tiles in hand.haipai[:n]]
+    return seats, declared, wins, draws, dealt
 
 
 def _state(states: dict[int, list[Any]], seat: int) -> list[Any]:

@@ -6,6 +6,7 @@
 
 #include <structmember.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 
@@ -166,20 +167,31 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
         !call_meld.of(call_cls, "meld", "seat") || !meld_slots.of(meld_cls, "kind", "from_seat"))
         throw Declined{};
     SeatTiles tiles[kMaxSeats];
-    const Py_ssize_t dealt = PyTuple_GET_SIZE(haipai);
-    for (long s = 0; s < n && s < dealt; ++s) {
+    const long dealt = static_cast<long>(std::min<Py_ssize_t>(PyTuple_GET_SIZE(haipai), n));
+    PyObject* dealt_hex = PyList_New(dealt);  // each seat's dealt tile ids as hex
+    if (dealt_hex == nullptr) throw py::error_already_set();
+    py::object dealt_owner = py::reinterpret_steal<py::object>(dealt_hex);
+    for (long s = 0; s < dealt; ++s) {
         PyObject* deal = PyTuple_GET_ITEM(haipai, s);
         if (!PyTuple_CheckExact(deal)) throw Declined{};
-        if (PyTuple_GET_SIZE(deal) != 13) continue;
-        for (Py_ssize_t j = 0; j < 13; ++j) {
+        const Py_ssize_t size = PyTuple_GET_SIZE(deal);
+        PyObject* hex = PyUnicode_New(2 * size, 127);
+        if (hex == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(dealt_hex, s, hex);
+        Py_UCS1* out = PyUnicode_1BYTE_DATA(hex);
+        for (Py_ssize_t j = 0; j < size; ++j) {
             PyObject* v = PyTuple_GET_ITEM(deal, j);
             if (!PyLong_CheckExact(v)) throw Declined{};
             const long id = PyLong_AsLong(v);
-            if (id < 0 || id >= kTileIds) throw Declined{};
-            ++tiles[s].ids[id];
+            if (id < 0 || id >= kTileIds) throw Declined{};  // (bytes() takes 0-255)
+            out[2 * j] = "0123456789abcdef"[id >> 4];
+            out[2 * j + 1] = "0123456789abcdef"[id & 15];
+            if (size == 13) ++tiles[s].ids[id];
         }
-        tiles[s].dealt = true;
-        tiles[s].held = 13;
+        if (size == 13) {
+            tiles[s].dealt = true;
+            tiles[s].held = 13;
+        }
     }
     Facts facts[kMaxSeats];
     long ndisc[kMaxSeats] = {};
@@ -307,7 +319,7 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
         if (item == nullptr) throw py::error_already_set();
         PyList_SET_ITEM(seats, s, item);
     }
-    return PyTuple_Pack(4, seats, py::int_(declared).ptr(), wins.ptr(), draws.ptr());
+    return PyTuple_Pack(5, seats, py::int_(declared).ptr(), wins.ptr(), draws.ptr(), dealt_hex);
 }
 
 }  // namespace

@@ -9,7 +9,8 @@ namespace replay_audit::core {
 
 // _core.hand_scan(events, n, haipai, classes, meld_kinds): one pass over a hand's events
 // (a tuple), giving what replay_audit.stats.scan.py_scan_hand gives: ``(per seat its
-// SeatFacts tuple or None, riichi declarations, recorded wins, recorded draws)``.
+// SeatFacts tuple or None, riichi declarations, recorded wins, recorded draws, the
+// dealt tile ids of each seat as hex)``.
 // ``classes``: Draw, Discard, RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw,
 // Meld; ``meld_kinds``: the MeldKind members in order.  None when it declines the hand (a
 // seat or tile that is not a plain small int, a riichi seat that called before its
