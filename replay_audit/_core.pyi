@@ -212,3 +212,19 @@ def is_complete(counts: Sequence[int]) -> bool | None:
 def tiles_complete(tiles: Sequence[int]) -> bool | None:
     """``is_complete`` of the counts of tile ids 0-135 (a list or tuple); None when
     declined."""
+
+# ------------------------------------------------- the statistics' hand scan (facts.hpp)
+
+def hand_scan(
+    events: tuple[Any, ...],
+    n: int,
+    haipai: tuple[tuple[int, ...], ...],
+    classes: tuple[type, ...],
+    meld_kinds: tuple[Any, ...],
+    /,
+) -> tuple[list[Any], int, list[Any], list[Any], list[str]] | None:
+    """One hand's events scanned for the statistics' facts, as
+    ``stats.scan.py_scan_hand`` scans them (the same ``HandScan``), or None if the
+    core declines the hand (then Python scans it).  ``classes``: Draw, Discard,
+    RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw, Meld;
+    ``meld_kinds``: the MeldKind members in their order."""

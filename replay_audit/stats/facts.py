@@ -19,24 +19,16 @@ Must not: aggregate, read files or render.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from replay_audit.model.events import (
-    Call,
     Discard,
-    Draw,
     Game,
     HandLog,
     RecordedDraw,
     RecordedWin,
-    RiichiAccept,
-    RiichiDeclare,
 )
-from replay_audit.model.meld import MeldKind
 from replay_audit.model.tiles import is_terminal_or_honor, kind
-from replay_audit.replay.waits import riichi_wait_mask
 from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks
 from replay_audit.stats.game_facts import game_facts as game_facts
 from replay_audit.stats.game_facts import placements as placements
@@ -49,12 +41,12 @@ from replay_audit.stats.identity import platform as platform
 from replay_audit.stats.identity import player_key as player_key
 from replay_audit.stats.identity import seats as seats
 from replay_audit.stats.identity import start_shanten as start_shanten
+from replay_audit.stats.scan import riichi_wait_kinds as riichi_wait_kinds
+from replay_audit.stats.scan import scan_hand
 
 YAKU_IPPATSU = 2
 YAKU_DOUBLE_RIICHI = 21
 YAKU_URA = 53
-
-_CALLS_THAT_TAKE = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
 
 _ROW: dict[str, Any] = {
     # identity
@@ -118,68 +110,6 @@ copy with what differs written in (cheaper than a literal of every column)."""
 # --------------------------------------------------------------------- hand facts
 
 
-@dataclass(slots=True)
-class _SeatState:
-    """What one seat did during a hand, from the hand's rarer events (made only
-    for a seat that called, declared riichi, placed a stick or won)."""
-
-    riichi_declared: bool = False
-    riichi_accepted: bool = False
-    riichi_turn: int | None = None
-    riichi_order: int | None = None
-    riichi_waits: int | None = None
-    """Tile kinds the hand waits on after the riichi discard (None: not made, or unknown)."""
-    opened: bool = False
-    ankan: bool = False
-    kita: int = 0
-    discards_taken: bool = False
-    win_turn: int | None = None
-
-
-def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
-    """How many tile kinds ``seat`` waits on once ``hand.events[stop]`` (its riichi
-    discard) is made; None when the concealed tiles cannot be rebuilt.
-
-    Only riichi hands need their tiles, so they are rebuilt here, from the deal
-    and the seat's own moves, rather than tracked for every seat on every move.
-    Waits are counted as Tenhou counts tenpai: a kind the hand holds all four of
-    is not a wait.
-    """
-    if seat >= len(hand.haipai) or len(hand.haipai[seat]) != 13:
-        return None
-    tiles = list(hand.haipai[seat])
-    try:
-        # a plain loop with exact type tests: cheaper than filtering the moves in C
-        # first, as the seat test is then needed on each move anyway
-        for ev in hand.events[: stop + 1]:
-            t = type(ev)  # mypy cannot narrow through ``t``, hence the ignores
-            if t is Draw:
-                if ev.seat == seat:  # type: ignore[union-attr]  # t is Draw
-                    tiles.append(ev.tile)  # type: ignore[union-attr]  # t is Draw
-            elif t is Discard:
-                if ev.seat == seat:  # type: ignore[union-attr]  # t is Discard
-                    tiles.remove(ev.tile)  # type: ignore[union-attr]  # t is Discard
-            elif t is Call and ev.seat == seat:  # type: ignore[union-attr]  # t is Call
-                call: Call = ev  # type: ignore[assignment]  # t is Call
-                m = call.meld
-                if m.kind is MeldKind.KAKAN:
-                    used: Iterable[int] = (m.added,) if m.added is not None else ()
-                elif m.kind in _CALLS_THAT_TAKE:
-                    used = [x for x in m.tiles if x != m.called]
-                else:
-                    used = m.tiles
-                for x in used:
-                    tiles.remove(x)
-    except ValueError:  # a move the log does not explain: the replay reports it
-        return None
-    if len(tiles) % 3 != 1:
-        return None
-    counts = [0] * 34
-    for x in tiles:
-        counts[x >> 2] += 1
-    return riichi_wait_mask(counts).bit_count()
-
-
 def _draw_tenpai(draw: RecordedDraw, seat: int) -> bool | None:
     """Was ``seat`` tenpai at this exhaustive draw?
 
@@ -218,13 +148,6 @@ def _nagashi_seats(draw: RecordedDraw, n: int, taken: set[int], hand: HandLog) -
     if by_moves:
         return by_moves
     return {s for s, d in enumerate(draw.deltas[:n]) if d > 0}
-
-
-def _state(states: dict[int, _SeatState], seat: int) -> _SeatState:
-    st = states.get(seat)
-    if st is None:
-        st = states[seat] = _SeatState()
-    return st
 
 
 def _riichi_yaku(win: RecordedWin) -> tuple[bool, bool, bool]:
@@ -303,68 +226,9 @@ def _facts_for_hand(
     hand: HandLog, n: int, base: dict[str, Any], names: list[str], cost: int
 ) -> list[dict[str, Any]]:
     """The rows of one hand: ``base`` (the game's row, every column in order) copied
-    per seat, with what differs from its defaults written in.  Per-seat state is
-    kept only for the seats that called, declared riichi or won."""
-    events = hand.events
-    ndisc = [0] * n  # discards per seat so far
-    states: dict[int, _SeatState] = {}  # seats that called, declared, won
-    pending: set[int] = set()  # riichi declared, riichi discard not yet made
-    last_discarder: int | None = None
-    declared = 0
-    wins: list[RecordedWin] = []
-    draws: list[RecordedDraw] = []
-    # A plain loop: draws and discards (nine events in ten) cost a type test and,
-    # for a discard, a count; an exact type test is cheaper than isinstance, which
-    # only the rarer events get (it narrows their types for mypy).
-    for i, ev in enumerate(events):
-        t = type(ev)
-        if t is Draw:
-            continue
-        if t is Discard:
-            ds: int = ev.seat  # type: ignore[union-attr]  # t is Discard
-            if ds < n:
-                ndisc[ds] += 1
-                if pending and ds in pending:  # the riichi discard: the wait is now fixed
-                    pending.discard(ds)
-                    states[ds].riichi_waits = riichi_wait_kinds(hand, ds, i)
-            last_discarder = ds
-        elif isinstance(ev, Call):
-            if ev.seat >= n:
-                continue
-            st = _state(states, ev.seat)
-            meld = ev.meld
-            mk = meld.kind
-            if meld.opened:
-                st.opened = True
-            if mk is MeldKind.ANKAN:
-                st.ankan = True
-            elif mk is MeldKind.KITA:
-                st.kita += 1
-            if mk in _CALLS_THAT_TAKE:
-                taken_from = meld.from_seat if meld.from_seat is not None else last_discarder
-                if taken_from is not None and taken_from < n:
-                    _state(states, taken_from).discards_taken = True
-        elif isinstance(ev, RiichiDeclare):
-            if ev.seat < n:
-                st = _state(states, ev.seat)
-                if not st.riichi_declared:
-                    st.riichi_declared = True
-                    st.riichi_turn = ndisc[ev.seat] + 1
-                    declared += 1
-                    st.riichi_order = declared
-                    pending.add(ev.seat)
-        elif isinstance(ev, RiichiAccept):
-            if ev.seat < n:
-                _state(states, ev.seat).riichi_accepted = True
-        elif isinstance(ev, RecordedWin):
-            if ev.seat < n:
-                st = _state(states, ev.seat)
-                if st.win_turn is None:
-                    st.win_turn = ndisc[ev.seat] + 1
-            wins.append(ev)
-        elif isinstance(ev, RecordedDraw):
-            draws.append(ev)
-
+    per seat, with what differs from its defaults written in: what each seat did
+    comes from the hand's scan (``stats.scan``), its wins and draws after that."""
+    seat_facts, declared, wins, draws, dealt = scan_hand(hand, n)
     if wins:
         result = "win"
     elif any(d.is_abortive for d in draws):
@@ -386,11 +250,12 @@ def _facts_for_hand(
     hand_row["hand_index"] = hand.index
     hand_row["label"] = hand.label
     hand_row["result"] = result
-    hand_row["exhaustive_draw"] = result in ("exhaustive", "nagashi")
-    hand_row["abortive"] = result == "abortive"
+    if result == "exhaustive" or result == "nagashi":
+        hand_row["exhaustive_draw"] = True
+    elif result == "abortive":
+        hand_row["abortive"] = True
     dealer = hand.dealer
-    haipai = hand.haipai
-    n_haipai = len(haipai)
+    n_dealt = len(dealt)
     rows: list[dict[str, Any]] = []
     for seat in range(n):
         row = hand_row.copy()  # every column, in order, at its default
@@ -398,53 +263,56 @@ def _facts_for_hand(
         row["name"] = names[seat]
         if seat == dealer:
             row["dealer"] = True
-        if seat < n_haipai:
-            row["dealt"] = bytes(haipai[seat]).hex()
-        stick = 0
-        seat_state = states.get(seat)
-        if seat_state is not None:
-            st = seat_state
-            if st.riichi_declared:
-                order = st.riichi_order
+        if seat < n_dealt:
+            row["dealt"] = dealt[seat]
+        row["delta"] = row["net"] = delta[seat]
+        facts = seat_facts[seat]
+        if facts is not None:
+            turn, order, waits, accepted, called, ankan, kita, win_turn, _ = facts
+            if turn is not None:
                 row["riichi_declared"] = True
-                row["riichi_turn"] = st.riichi_turn
+                row["riichi_turn"] = turn
                 row["riichi_order"] = order
-                row["riichi_waits"] = st.riichi_waits
+                row["riichi_waits"] = waits
                 row["chased"] = order is not None and order < declared
-            if st.riichi_accepted:
+            if accepted:
                 row["riichi_accepted"] = True
-                row["riichi_stick"] = stick = cost
-            if st.opened:
+                row["riichi_stick"] = cost
+                row["net"] = delta[seat] - cost
+            if called:
                 row["called"] = True
-            if st.ankan:
+            if ankan:
                 row["closed_kan"] = True
-            if st.kita:
-                row["kita"] = st.kita
-        row["delta"] = delta[seat]
-        row["net"] = delta[seat] - stick
+            if kita:
+                row["kita"] = kita
+            if win_turn is not None:
+                row["win_turn"] = win_turn
         rows.append(row)
 
     for w in wins:
         if w.seat < n:
-            _add_win(rows, states[w.seat], w, n)
+            _add_win(rows, w, n)
 
     for d in draws:
         if d.kind in ("exhaustive", "nm"):
             for seat in range(n):
                 rows[seat]["tenpai_at_draw"] = _draw_tenpai(d, seat)
         if d.kind == "nm":
-            taken = {s for s, st in states.items() if st.discards_taken}
+            taken = {s for s, f in enumerate(seat_facts) if f is not None and f[8]}
             for seat in _nagashi_seats(d, n, taken, hand):
                 rows[seat]["nagashi"] = True
     return rows
 
 
-def _add_win(rows: list[dict[str, Any]], wst: _SeatState, w: RecordedWin, n: int) -> None:
+def _add_win(rows: list[dict[str, Any]], w: RecordedWin, n: int) -> None:
     """Write one recorded win into the hand's rows: the winner's, the loser's (a
-    ron), the liable player's (pao) and the payers' of a tsumo."""
+    ron), the liable player's (pao) and the payers' of a tsumo.  The winner's row
+    already says whether it declared riichi and called (every event is read)."""
     deltas = w.deltas
     tsumo = w.tsumo
     winner = rows[w.seat]
+    riichi = winner["riichi_declared"]
+    opened = winner["called"]
     winner["won"] = True
     if tsumo:
         winner["won_tsumo"] = True
@@ -453,7 +321,6 @@ def _add_win(rows: list[dict[str, Any]], wst: _SeatState, w: RecordedWin, n: int
     winner["win_hand_value"] = (winner["win_hand_value"] or 0) + (w.points or 0)
     if deltas:
         winner["win_payment"] = (winner["win_payment"] or 0) + deltas[w.seat]
-    winner["win_turn"] = wst.win_turn
     ippatsu, ura, double = _riichi_yaku(w)
     if ippatsu:
         winner["ippatsu"] = True
@@ -463,9 +330,9 @@ def _add_win(rows: list[dict[str, Any]], wst: _SeatState, w: RecordedWin, n: int
         winner["double_riichi"] = True
     if w.yakuman:
         winner["yakuman"] = True
-    winner["riichi_win"] = wst.riichi_declared
-    winner["open_win"] = wst.opened
-    winner["dama_win"] = not wst.opened and not wst.riichi_declared
+    winner["riichi_win"] = riichi
+    winner["open_win"] = opened
+    winner["dama_win"] = not opened and not riichi
     pao = w.pao_seat if w.pao_seat is not None and w.pao_seat < n else None
     if not tsumo and w.from_seat < n:
         loser = rows[w.from_seat]
@@ -473,9 +340,9 @@ def _add_win(rows: list[dict[str, Any]], wst: _SeatState, w: RecordedWin, n: int
         loser["deal_in_to"] += 1
         if deltas:
             loser["deal_in_payment"] += -deltas[w.from_seat]
-        if wst.riichi_declared:
+        if riichi:
             loser["deal_in_to_riichi"] += 1
-        elif wst.opened:
+        elif opened:
             loser["deal_in_to_open"] += 1
         else:
             loser["deal_in_to_dama"] += 1

@@ -68,13 +68,14 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
     game_platform = platform(game)
     lobby_name = lobby(game)
     hands = len(game.hands)
+    date = meta.date  # a property that parses the log id: once per game
     rows = []
     for seat in seats(game):
         rows.append(
             {
                 "file": meta.source,
                 "log_id": meta.log_id,
-                "date": meta.date,
+                "date": date,
                 "game_type": gtype,
                 "platform": game_platform,
                 "rules": rules.name,

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "build_events.hpp"
+#include "facts.hpp"
 #include "game.hpp"
 #include "mjlog.hpp"
 #include "replay.hpp"
@@ -890,4 +891,15 @@ PYBIND11_MODULE(_core, m) {
         .def("win_values", &WinBatch::win_values,
              "The results as WinValue objects (set_value_type first; None where declined).");
     def_waits(m);  // waits.hpp: the block above
+
+    // ------------------------------------------------ the statistics' hand scan (facts.hpp)
+    static PyMethodDef hand_scan_def = {
+        "hand_scan",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_scan)),
+        METH_FASTCALL,
+        "hand_scan(events, n, haipai, classes, meld_kinds): one hand's events scanned for the\n"
+        "statistics' facts, as replay_audit.stats.scan.py_scan_hand scans them (the same\n"
+        "values), or None if the core declines the hand."};
+    m.add_object("hand_scan",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
 }

@@ -1,0 +1,367 @@
+// The statistics' per-hand event scan (facts.hpp): replay_audit.stats.scan.py_scan_hand's
+// answer in one C loop (what each seat did: riichi, calls, the turn of its win; the
+// recorded results), so that Python only writes the rows.  Nothing is copied or changed:
+// the events' slots are read at their offsets, as replay.cpp reads them.
+#include "facts.hpp"
+
+#include <structmember.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+
+#include "waits.hpp"
+
+namespace py = pybind11;
+
+namespace replay_audit::core {
+
+namespace {
+
+constexpr int kMaxSeats = 4;
+constexpr int kTileIds = 136;
+
+// Where instances of ``cls`` keep the object slot ``name``, or -1.
+Py_ssize_t member_offset(PyTypeObject* cls, const char* name) {
+    PyObject* d = PyObject_GetAttrString(reinterpret_cast<PyObject*>(cls), name);
+    if (d == nullptr) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_ssize_t at = -1;
+    if (Py_TYPE(d) == &PyMemberDescr_Type) {
+        const PyMemberDef* m = reinterpret_cast<PyMemberDescrObject*>(d)->d_member;
+        if (m->type == T_OBJECT_EX) at = m->offset;
+    }
+    Py_DECREF(d);
+    return at;
+}
+
+// The ``seat`` and ``tile`` slots of one event class, found once per class (the class is
+// held, so that no other class can take its address).
+struct EventSlots {
+    PyTypeObject* type = nullptr;
+    Py_ssize_t seat = -1;
+    Py_ssize_t tile = -1;
+    bool ok = false;
+
+    bool of(PyTypeObject* t, bool with_tile) {
+        if (t == type) return ok;
+        seat = member_offset(t, "seat");
+        tile = with_tile ? member_offset(t, "tile") : 0;
+        ok = seat >= 0 && tile >= 0;
+        Py_INCREF(t);
+        Py_XDECREF(type);
+        type = t;
+        return ok;
+    }
+};
+
+// A slot holding a plain int in [0, limit): its value, else -1 (the hand is declined).
+long small_int(PyObject* obj, Py_ssize_t at, long limit) {
+    PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+    if (v == nullptr || !PyLong_CheckExact(v)) return -1;
+    int overflow = 0;
+    const long x = PyLong_AsLongAndOverflow(v, &overflow);
+    if (overflow != 0 || x < 0 || x >= limit) return -1;
+    return x;
+}
+
+// A slot's value (borrowed; nullptr while unset).
+PyObject* slot_of(PyObject* obj, Py_ssize_t at) {
+    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+}
+
+// Two named slots of one class, found once per class (as EventSlots).
+struct Slots2 {
+    PyTypeObject* type = nullptr;
+    Py_ssize_t at[2] = {-1, -1};
+    bool ok = false;
+
+    bool of(PyTypeObject* t, const char* a, const char* b) {
+        if (t == type) return ok;
+        at[0] = member_offset(t, a);
+        at[1] = member_offset(t, b);
+        ok = at[0] >= 0 && at[1] >= 0;
+        Py_INCREF(t);
+        Py_XDECREF(type);
+        type = t;
+        return ok;
+    }
+};
+
+constexpr long kAnySeat = 1L << 30;  // seats past the table are fine (ignored), negatives not
+
+// One seat's concealed tiles by id, rebuilt as stats.scan.riichi_wait_kinds does (only
+// what it needs: the deal, the seat's draws and discards; a call ends the rebuild).
+struct SeatTiles {
+    bool dealt = false;   // dealt 13 tiles: else the waits are unknown (None)
+    bool missing = false;  // discarded a tile it did not hold: unknown (None)
+    bool called = false;   // a call: Python rebuilds the tiles (the hand is declined)
+    int held = 0;
+    std::uint16_t ids[kTileIds] = {};
+};
+
+struct Declined {};
+
+// The wait-kind count after the riichi discard: a Python int, None, or Declined.
+PyObject* wait_kinds(const SeatTiles& s) {
+    if (s.called) throw Declined{};
+    if (!s.dealt || s.missing || s.held % 3 != 1) Py_RETURN_NONE;
+    std::uint8_t counts[kNumKinds] = {};
+    for (int id = 0; id < kTileIds; ++id) {
+        const int c = counts[id >> 2] + s.ids[id];
+        if (c > 4) throw Declined{};  // wait_mask's own decline: Python answers
+        counts[id >> 2] = static_cast<std::uint8_t>(c);
+    }
+    return PyLong_FromLong(__builtin_popcountll(wait_mask(counts)));
+}
+
+// The classes hand_scan is given, in stats.scan._CLASSES' order.
+enum Cls { kDraw, kDiscard, kDeclare, kCall, kAccept, kWin, kRecDraw, kMeld, kClasses };
+// The MeldKind members, in their order (stats.scan._KINDS).
+enum Kind { kChi, kPon, kDaiminkan, kKakan, kAnkan, kKita, kKinds };
+
+// One seat's SeatFacts while the scan runs (stats.scan.SeatFacts, same order).
+struct Facts {
+    bool any = false;  // a call, riichi or win: the seat gets a tuple, else None
+    long riichi_turn = 0;  // 0: none
+    long riichi_order = 0;
+    PyObject* waits = nullptr;  // owned; nullptr: None
+    bool accepted = false, called = false, ankan = false, taken = false;
+    long kita = 0;
+    long win_turn = 0;  // 0: none
+    ~Facts() { Py_XDECREF(waits); }
+};
+
+PyObject* int_or_none(long v) {
+    if (v == 0) Py_RETURN_NONE;
+    return PyLong_FromLong(v);
+}
+
+PyObject* seat_tuple(Facts& f) {
+    PyObject* waits = f.waits != nullptr ? f.waits : Py_None;
+    Py_INCREF(waits);
+    return Py_BuildValue("(NNNOOOlNO)", int_or_none(f.riichi_turn), int_or_none(f.riichi_order),
+                         waits, f.accepted ? Py_True : Py_False, f.called ? Py_True : Py_False,
+                         f.ankan ? Py_True : Py_False, f.kita, int_or_none(f.win_turn),
+                         f.taken ? Py_True : Py_False);
+}
+
+PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
+               PyObject* const* kinds) {
+    static EventSlots draw_slots, discard_slots, declare_slots, call_slots, accept_slots,
+        win_slots;
+    static Slots2 call_meld, meld_slots;
+    PyTypeObject* draw_cls = reinterpret_cast<PyTypeObject*>(cls[kDraw]);
+    PyTypeObject* discard_cls = reinterpret_cast<PyTypeObject*>(cls[kDiscard]);
+    PyTypeObject* declare_cls = reinterpret_cast<PyTypeObject*>(cls[kDeclare]);
+    PyTypeObject* call_cls = reinterpret_cast<PyTypeObject*>(cls[kCall]);
+    PyTypeObject* accept_cls = reinterpret_cast<PyTypeObject*>(cls[kAccept]);
+    PyTypeObject* win_cls = reinterpret_cast<PyTypeObject*>(cls[kWin]);
+    PyTypeObject* rec_draw_cls = reinterpret_cast<PyTypeObject*>(cls[kRecDraw]);
+    PyTypeObject* meld_cls = reinterpret_cast<PyTypeObject*>(cls[kMeld]);
+    if (!draw_slots.of(draw_cls, true) || !discard_slots.of(discard_cls, true) ||
+        !declare_slots.of(declare_cls, false) || !call_slots.of(call_cls, false) ||
+        !accept_slots.of(accept_cls, false) || !win_slots.of(win_cls, false) ||
+        !call_meld.of(call_cls, "meld", "seat") || !meld_slots.of(meld_cls, "kind", "from_seat"))
+        throw Declined{};
+    SeatTiles tiles[kMaxSeats];
+    const long dealt = static_cast<long>(std::min<Py_ssize_t>(PyTuple_GET_SIZE(haipai), n));
+    PyObject* dealt_hex = PyList_New(dealt);  // each seat's dealt tile ids as hex
+    if (dealt_hex == nullptr) throw py::error_already_set();
+    py::object dealt_owner = py::reinterpret_steal<py::object>(dealt_hex);
+    for (long s = 0; s < dealt; ++s) {
+        PyObject* deal = PyTuple_GET_ITEM(haipai, s);
+        if (!PyTuple_CheckExact(deal)) throw Declined{};
+        const Py_ssize_t size = PyTuple_GET_SIZE(deal);
+        PyObject* hex = PyUnicode_New(2 * size, 127);
+        if (hex == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(dealt_hex, s, hex);
+        Py_UCS1* out = PyUnicode_1BYTE_DATA(hex);
+        for (Py_ssize_t j = 0; j < size; ++j) {
+            PyObject* v = PyTuple_GET_ITEM(deal, j);
+            if (!PyLong_CheckExact(v)) throw Declined{};
+            const long id = PyLong_AsLong(v);
+            if (id < 0 || id >= kTileIds) throw Declined{};  // (bytes() takes 0-255)
+            out[2 * j] = "0123456789abcdef"[id >> 4];
+            out[2 * j + 1] = "0123456789abcdef"[id & 15];
+            if (size == 13) ++tiles[s].ids[id];
+        }
+        if (size == 13) {
+            tiles[s].dealt = true;
+            tiles[s].held = 13;
+        }
+    }
+    Facts facts[kMaxSeats];
+    long ndisc[kMaxSeats] = {};
+    bool pending[kMaxSeats] = {};
+    long last = -1;
+    long declared = 0;
+    py::list wins, draws;
+    const Py_ssize_t count = PyTuple_GET_SIZE(events);
+    PyObject* const* items = &PyTuple_GET_ITEM(events, 0);
+    for (Py_ssize_t i = 0; i < count; ++i) {
+        PyObject* ev = items[i];
+        PyTypeObject* t = Py_TYPE(ev);
+        if (t == draw_cls) {
+            const long seat = small_int(ev, draw_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n && tiles[seat].dealt) {
+                const long id = small_int(ev, draw_slots.tile, kTileIds);
+                if (id < 0) throw Declined{};
+                ++tiles[seat].ids[id];
+                ++tiles[seat].held;
+            }
+        } else if (t == discard_cls) {
+            const long seat = small_int(ev, discard_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n) {
+                ++ndisc[seat];
+                SeatTiles& s = tiles[seat];
+                if (s.dealt) {
+                    const long id = small_int(ev, discard_slots.tile, kTileIds);
+                    if (id < 0) throw Declined{};
+                    if (s.ids[id] == 0) {
+                        s.missing = true;
+                    } else {
+                        --s.ids[id];
+                        --s.held;
+                    }
+                }
+                if (pending[seat]) {  // the riichi discard: the wait is now fixed
+                    pending[seat] = false;
+                    Py_XDECREF(facts[seat].waits);
+                    facts[seat].waits = nullptr;
+                    PyObject* kinds_count = wait_kinds(s);
+                    if (kinds_count == nullptr) throw py::error_already_set();
+                    if (kinds_count == Py_None) {
+                        Py_DECREF(kinds_count);
+                    } else {
+                        facts[seat].waits = kinds_count;
+                    }
+                }
+            }
+            last = seat;
+        } else if (t == call_cls) {
+            const long seat = small_int(ev, call_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat >= n) continue;
+            tiles[seat].called = true;
+            PyObject* meld = slot_of(ev, call_meld.at[0]);
+            if (meld == nullptr || Py_TYPE(meld) != meld_cls) throw Declined{};
+            PyObject* kind = slot_of(meld, meld_slots.at[0]);
+            int k = 0;
+            while (k < kKinds && kinds[k] != kind) ++k;
+            if (k == kKinds) throw Declined{};
+            Facts& f = facts[seat];
+            f.any = true;
+            if (k == kChi || k == kPon || k == kDaiminkan || k == kKakan) f.called = true;
+            if (k == kAnkan) f.ankan = true;
+            else if (k == kKita) ++f.kita;
+            if (k == kChi || k == kPon || k == kDaiminkan) {
+                PyObject* from = slot_of(meld, meld_slots.at[1]);
+                long taken_from = last;
+                if (from == nullptr) throw Declined{};
+                if (from != Py_None) {
+                    if (!PyLong_CheckExact(from)) throw Declined{};
+                    int overflow = 0;
+                    taken_from = PyLong_AsLongAndOverflow(from, &overflow);
+                    if (overflow != 0 || taken_from < 0) throw Declined{};
+                }
+                if (taken_from >= 0 && taken_from < n) {
+                    facts[taken_from].any = true;
+                    facts[taken_from].taken = true;
+                }
+            }
+        } else if (t == declare_cls) {
+            const long seat = small_int(ev, declare_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n) {
+                Facts& f = facts[seat];
+                f.any = true;
+                if (f.riichi_turn == 0) {
+                    f.riichi_turn = ndisc[seat] + 1;
+                    f.riichi_order = ++declared;
+                    pending[seat] = true;
+                }
+            }
+        } else if (t == accept_cls) {
+            const long seat = small_int(ev, accept_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n) {
+                facts[seat].any = true;
+                facts[seat].accepted = true;
+            }
+        } else if (t == win_cls) {
+            const long seat = small_int(ev, win_slots.seat, kAnySeat);
+            if (seat < 0) throw Declined{};
+            if (seat < n) {
+                Facts& f = facts[seat];
+                f.any = true;
+                if (f.win_turn == 0) f.win_turn = ndisc[seat] + 1;
+            }
+            if (PyList_Append(wins.ptr(), ev) < 0) throw py::error_already_set();
+        } else if (t == rec_draw_cls) {
+            if (PyList_Append(draws.ptr(), ev) < 0) throw py::error_already_set();
+        } else {
+            // a subclass of a class read above: Python's isinstance tests answer it
+            for (int c = kDiscard; c < kMeld; ++c)
+                if (PyObject_TypeCheck(ev, reinterpret_cast<PyTypeObject*>(cls[c])))
+                    throw Declined{};
+        }
+    }
+    PyObject* seats = PyList_New(n);
+    if (seats == nullptr) throw py::error_already_set();
+    py::object seats_owner = py::reinterpret_steal<py::object>(seats);
+    for (long s = 0; s < n; ++s) {
+        PyObject* item = facts[s].any ? seat_tuple(facts[s]) : (Py_INCREF(Py_None), Py_None);
+        if (item == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(seats, s, item);
+    }
+    return PyTuple_Pack(5, seats, py::int_(declared).ptr(), wins.ptr(), draws.ptr(), dealt_hex);
+}
+
+}  // namespace
+
+PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "hand_scan takes 5 arguments");
+        return nullptr;
+    }
+    PyObject* events = args[0];
+    PyObject* haipai = args[2];
+    PyObject* classes = args[3];
+    PyObject* kinds = args[4];
+    if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != kClasses ||
+        !PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != kKinds) {
+        PyErr_SetString(PyExc_TypeError, "hand_scan: 8 classes and 6 meld kinds, as tuples");
+        return nullptr;
+    }
+    for (int j = 0; j < kClasses; ++j) {
+        if (!PyType_Check(PyTuple_GET_ITEM(classes, j))) {
+            PyErr_SetString(PyExc_TypeError, "hand_scan: the event classes must be classes");
+            return nullptr;
+        }
+    }
+    if (!PyTuple_CheckExact(events) || !PyTuple_CheckExact(haipai) || !PyLong_CheckExact(args[1]))
+        Py_RETURN_NONE;
+    const long n = PyLong_AsLong(args[1]);
+    if (n < 1 || n > kMaxSeats) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    try {
+        return scan(events, n, haipai, &PyTuple_GET_ITEM(classes, 0), &PyTuple_GET_ITEM(kinds, 0));
+    } catch (const Declined&) {
+        Py_RETURN_NONE;
+    } catch (py::error_already_set& e) {
+        e.restore();
+        return nullptr;
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+        return nullptr;
+    }
+}
+
+}  // namespace replay_audit::core

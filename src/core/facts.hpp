@@ -1,0 +1,21 @@
+// The statistics' per-hand event scan (replay_audit.stats.scan): the common case of
+// ``py_scan_hand``, which stays the reference (tests/test_core_facts.py holds them equal
+// on the shared corpus and on mutated games).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace replay_audit::core {
+
+// _core.hand_scan(events, n, haipai, classes, meld_kinds): one pass over a hand's events
+// (a tuple), giving what replay_audit.stats.scan.py_scan_hand gives: ``(per seat its
+// SeatFacts tuple or None, riichi declarations, recorded wins, recorded draws, the
+// dealt tile ids of each seat as hex)``.
+// ``classes``: Draw, Discard, RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw,
+// Meld; ``meld_kinds``: the MeldKind members in order.  None when it declines the hand (a
+// seat or tile that is not a plain small int, a riichi seat that called before its
+// riichi discard, a kind held five times, a subclass of an event class): then Python
+// scans it.  A raw METH_FASTCALL function, as play_moves: it runs once a hand.
+PyObject* hand_scan(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
+}  // namespace replay_audit::core

@@ -1,0 +1,163 @@
+"""The compiled core's hand scan for the statistics (``_core.hand_scan``) gives the
+values the reference (``stats.scan.py_scan_hand``) gives, on every hand of the
+shared corpus, on the JSON fixtures, and on corpus games whose events were damaged
+at random (dropped, repeated, moved to another seat, given another tile: so the
+core meets the cases it declines and the riichi waits it cannot rebuild); and the
+facts are the same rows with the core and without it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay_audit.model.events import Call, Discard, Draw, Game, HandLog, RiichiDeclare
+from replay_audit.model.meld import Meld, MeldKind
+from replay_audit.parsers.tenhou_json import parse_tenhou_json
+from replay_audit.stats import scan
+from replay_audit.stats.facts import hand_facts
+from tests.conftest import FIXTURES
+
+pytestmark = pytest.mark.skipif(scan.CORE_SCAN is None, reason="no compiled core")
+
+
+def _core(hand: HandLog, n: int) -> scan.HandScan | None:
+    core = scan.CORE_SCAN
+    assert core is not None
+    return core(hand.events, n, hand.haipai, scan._CLASSES, scan._KINDS)
+
+
+def _same(game: Game) -> int:
+    """Check every hand of ``game``; the number of hands the core declined."""
+    n = game.meta.players
+    declined = 0
+    for hand in game.hands:
+        got = _core(hand, n)
+        if got is None:
+            declined += 1
+            continue
+        assert got == scan.py_scan_hand(hand, n), (game.meta.source, hand.index)
+    return declined
+
+
+def _damage(game: Game, rng: random.Random) -> Game:
+    """The game with a few events of each hand damaged: any event dropped or
+    repeated elsewhere, a seat moved on, a tile changed (a copy of the same kind,
+    or any id)."""
+    hands = []
+    for hand in game.hands:
+        events: list[Any] = list(hand.events)
+        for _ in range(rng.randrange(5)):
+            if not events:
+                break
+            i = rng.randrange(len(events))
+            ev = events[i]
+            how = rng.randrange(5)
+            if how == 0:
+                del events[i]
+            elif how == 1:
+                events.insert(rng.randrange(len(events) + 1), ev)
+            elif how == 2 and hasattr(ev, "seat"):
+                events[i] = dataclasses.replace(ev, seat=(ev.seat + 1) % 4)
+            elif how == 3 and hasattr(ev, "tile"):
+                events[i] = dataclasses.replace(ev, tile=ev.tile ^ rng.randrange(1, 4))
+            elif how == 4 and hasattr(ev, "tile"):
+                events[i] = dataclasses.replace(ev, tile=rng.randrange(136))
+        hands.append(dataclasses.replace(hand, events=tuple(events)))
+    return dataclasses.replace(game, hands=tuple(hands))
+
+
+def _facts_without_core(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    with monkeypatch.context() as m:
+        m.setattr(scan, "CORE_SCAN", None)
+        return hand_facts(game)
+
+
+def test_the_core_scans_hands_as_the_reference_on_the_whole_corpus(
+    corpus_games: dict[Path, Game],
+) -> None:
+    assert len(corpus_games) > 2000
+    hands = sum(len(g.hands) for g in corpus_games.values())
+    declined = sum(_same(game) for game in corpus_games.values())
+    assert declined < hands * 0.05  # the core does scan (a riichi after a call: Python)
+
+
+def test_the_core_scans_damaged_hands_as_the_reference(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(19)
+    games = list(corpus_games.values())[::5]
+    unknown_waits = 0
+    for game in games:
+        damaged = _damage(game, rng)
+        _same(damaged)
+        for hand in damaged.hands:
+            seats = scan.py_scan_hand(hand, damaged.meta.players)[0]
+            unknown_waits += sum(1 for f in seats if f is not None and f[0] and f[2] is None)
+    assert unknown_waits > 0  # the damage did reach the rebuilt waits
+    for game in games[::10]:
+        assert hand_facts(game) == _facts_without_core(game, monkeypatch)
+
+
+def test_the_facts_are_the_same_without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = sorted(FIXTURES.glob("json_*.json"))
+    assert paths
+    for p in paths:
+        game = parse_tenhou_json(p.read_bytes(), str(p))
+        _same(game)
+        got = hand_facts(game)
+        want = _facts_without_core(game, monkeypatch)
+        assert [list(r.items()) for r in got] == [list(r.items()) for r in want]
+
+
+def _hand(events: tuple[Any, ...]) -> HandLog:
+    deal = tuple(range(0, 52, 4))  # 1-9m 1-4p, one of each
+    return HandLog(0, 0, 0, 0, 0, 0, (25000,) * 4, (deal,) * 4, 0, events=events)
+
+
+def test_the_core_declines_what_python_must_answer() -> None:
+    riichi = (Draw(0, 0, 52), RiichiDeclare(1, 0), Discard(2, 0, 48, False))
+    # seat 0 declared first, after no discard, and waits on one kind (4p)
+    want: scan.HandScan = (
+        [(1, 1, 1, False, False, False, 0, None, False), None, None, None],
+        1,
+        [],
+        [],
+        [bytes(range(0, 52, 4)).hex()] * 4,
+    )
+    assert _core(_hand(riichi), 4) == want
+    assert scan.py_scan_hand(_hand(riichi), 4) == want
+    # a seat that is not a plain int, and a tile id outside 0-135: Python answers
+    assert _core(_hand((Discard(0, -1, 4, False),)), 4) is None
+    assert _core(_hand((Draw(0, 0, 136),)), 4) is None
+    # a call before the riichi discard: Python rebuilds the concealed tiles
+    kan = Call(0, 0, Meld(MeldKind.ANKAN, (0, 1, 2, 3), None, None))
+    assert _core(_hand((kan, *riichi)), 4) is None
+    # a meld kind that is not a MeldKind member: Python compares it
+    odd = Call(0, 1, Meld("pon", (0, 1, 2), 0, 0))  # type: ignore[arg-type]  # on purpose
+    assert _core(_hand((odd,)), 4) is None
+
+
+def test_the_comparison_fails_for_a_core_that_scans_differently(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The equality tests above can fail: a core that counts one riichi
+    declaration too few is caught on the first phoenix game."""
+    game = next(g for p, g in corpus_games.items() if "phoenix" in str(p))
+    core = scan.CORE_SCAN
+    assert core is not None
+
+    def short(*args: Any) -> Any:
+        got = core(*args)
+        if got is None:
+            return None
+        seats, declared, wins, draws, dealt = got
+        return seats, max(0, declared - 1), wins, draws, dealt
+
+    monkeypatch.setattr(scan, "CORE_SCAN", short)
+    with pytest.raises(AssertionError):
+        _same(game)
