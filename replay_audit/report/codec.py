@@ -116,7 +116,7 @@ def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None 
     arrays.extend(_array(v, name, json_columns) for name, v in zip(names, columns, strict=True))
     if sources is not None:
         names.insert(0, SOURCE_COLUMN)
-    if any(a is not None for a in absent) or (rows and not names):
+    if any(absent) or (rows and not names):
         # (also when rows have no keys at all: the column then carries the row count)
         arrays.append(pa.array(absent, type=pa.list_(pa.string())))
         names.append(ABSENT_COLUMN)
