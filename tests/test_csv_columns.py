@@ -94,7 +94,7 @@ _simple = {
     "x": st.none() | st.integers(-(2**53), 2**53),
     "y": st.none() | st.floats(allow_nan=True) | st.integers(-9, 9),
     "name0": st.none() | st.text(max_size=4),
-    "players": st.none() | st.integers(-(2**63), 2**63 - 1),
+    "players": st.none() | st.integers(-(2**53), 2**53),
     "final_points0": st.floats(allow_nan=False),
     "rule_disp": st.none() | st.booleans(),
 }
@@ -102,14 +102,18 @@ _simple = {
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.fixed_dictionaries({}, optional=_simple), max_size=8),
+    st.lists(
+        st.fixed_dictionaries({"go_type": st.integers(-(2**63), 2**63 - 1)}, optional=_simple),
+        max_size=8,
+    ),
     st.lists(st.integers(0, 8), max_size=3),
 )
 def test_columns_csv_takes_the_kinds_a_report_holds(
     tmp_path_factory: pytest.TempPathFactory, cells: list[dict[str, Any]], cuts: list[int]
 ) -> None:
-    """Text, integers (gaps in an integer column or not), floats with integers and
-    NaN, booleans: the columns writer writes them all, and as pandas does."""
+    """Text, integers (gaps in an integer column or not; any 64-bit one without a
+    gap), floats with integers and NaN, booleans: the columns writer writes them
+    all, and as pandas does."""
     rows = [{"file": f"{i % 3}", "log_id": f"{i}", **c} for i, c in enumerate(cells)]
     parts = _parts(rows, cuts)
     got = _columns_csv("games", parts, tmp_path_factory.mktemp("c") / "t.csv")
@@ -122,6 +126,8 @@ def test_columns_csv_declines_mixes_pandas_must_render(tmp_path: Path) -> None:
     assert _columns_csv("games", mixed, tmp_path / "m.csv") is None
     big = [[{"file": "a", "x": 2**64}]]
     assert _columns_csv("games", big, tmp_path / "b.csv") is None
+    gappy_past_float = [[{"file": "a"}, {"file": "b", "players": 2**53 + 1}]]
+    assert _columns_csv("games", gappy_past_float, tmp_path / "g.csv") is None
     text_in_int = [[{"file": "a", "players": "4"}]]
     assert _columns_csv("games", text_in_int, tmp_path / "t.csv") is None
     assert not (tmp_path / "m.csv").exists()

@@ -38,7 +38,9 @@ from replay_audit.report.tables import (
 
 _INT64 = (-(2**63), 2**63 - 1)
 _EXACT_FLOAT = 2**53
-"""Integers up to this size become the same float in numpy and in ``float()``."""
+"""Integers up to this size survive a float64: pandas makes an integer column with a
+gap float64 first (an ``Int64`` one too, converted back after), so past this size the
+number it writes is not the one stored."""
 _NONE = type(None)
 
 # how a column renders a cell (what pandas' dtype for it writes)
@@ -83,9 +85,11 @@ class ColumnClass:
         if types == {str} or types == {bool}:
             return None if int_column else PLAIN
         if types == {int}:
-            if int_column or not gaps:
+            if not gaps:
                 return PLAIN
-            return FLOAT if self._exact() else None
+            if not self._exact():  # pandas passes a gappy column through float64
+                return None
+            return PLAIN if int_column else FLOAT
         if types <= {int, float}:
             return None if int_column or not self._exact() else FLOAT
         return None
