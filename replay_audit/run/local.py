@@ -67,7 +67,7 @@ def _run_local(tasks: Sequence[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
 
 def _share_imports() -> None:
     """Import pandas before forking the workers, which all need it (pyarrow's
-    ``pa.array`` imports it on its first call, and so does the stats layer): a
+    ``pa.array`` imports it on its first call, to recognise pandas arrays): a
     forked worker inherits the parent's modules instead of spending about 0.3 s of
     CPU importing them again.  The report modules no longer import pandas (a CSV
     report is written without it), so nothing else would have before the fork."""
