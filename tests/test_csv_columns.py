@@ -36,7 +36,7 @@ _cell = (
     | st.integers(-3, 14)
     | st.floats(allow_nan=True)
     | st.text(max_size=3)
-    | st.sampled_from(["12", "x", "19,1,52,1", "39,42", 'a"b', "a,b", "a\nb", "天鳳"])
+    | st.sampled_from(["12", "x", "19,1,52,1", "39,42", 'a"b', "a,b", "a\nb", "a\rb", "天鳳"])
 )
 _KEYS = {
     "games": ["log_id", "players", "final_points0", "name0", "x", "y"],
@@ -61,7 +61,7 @@ def _pandas_csv(name: str, parts: list[list[dict[str, Any]]]) -> str:
 
 def _columns_csv(name: str, parts: list[list[dict[str, Any]]], path: Path) -> str | None:
     taken = write_table_csv(path, name, lambda: (rows_columns(p) for p in parts))
-    return path.read_text(encoding="utf-8") if taken else None
+    return path.read_bytes().decode("utf-8") if taken else None  # no newline translation
 
 
 def _parts(rows: list[dict[str, Any]], cuts: list[int]) -> list[list[dict[str, Any]]]:
