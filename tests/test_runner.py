@@ -442,9 +442,11 @@ def test_progress_bar_goes_to_stderr_only(
 
 @pytest.mark.corpus
 def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
-    corpus: Path, corpus_audit: AuditReport, tmp_path: Path
+    corpus: Path, corpus_audit: AuditReport, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The whole corpus, once in this process and once on two workers via Parquet."""
+    """The whole corpus, once in this process and once on two workers via Parquet;
+    the stored CSV is written from the parts' columns (``report.csv_columns``, no
+    table falls back to pandas) and equals the pandas-written one byte for byte."""
     pytest.importorskip("replay_audit.io")
     from replay_audit.run.api import run_audit
 
@@ -456,7 +458,14 @@ def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
     listed = {str(corpus / p) for p in manifest["path"]}
     assert set(ref.files["file"]) == listed
     ref.write(tmp_path / "ref", ["csv", "parquet"])
+    from replay_audit.report import stored_tables
+
+    def no_pandas_csv(*args: Any) -> None:
+        raise AssertionError("a corpus table fell back to the pandas CSV writer")
+
+    monkeypatch.setattr(stored_tables, "write_csv_table", no_pandas_csv)
     par.write(tmp_path / "par", ["csv", "parquet"])  # streamed part by part
+    monkeypatch.undo()
     for name in ("files", "games", "hands", "findings"):
         assert (tmp_path / "ref" / f"{name}.csv").read_bytes() == (
             tmp_path / "par" / f"{name}.csv"

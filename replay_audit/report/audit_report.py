@@ -15,17 +15,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from replay_audit._version import __version__
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.findings import CATEGORIES, INFO
 from replay_audit.report.tables import CSV_TABLES, FORMATS, TABLES, sort_table, table_frame
 
 if TYPE_CHECKING:
+    import pandas as pd
     import pyarrow as pa
 
     from replay_audit.report import html
+
+
+def _empty_frame() -> pd.DataFrame:
+    """An empty table; pandas is imported when a report is built, not with this
+    module (a stored report writing CSV only never needs it: ``report.csv_columns``)."""
+    import pandas as pd
+
+    return pd.DataFrame()
 
 
 @dataclass
@@ -34,9 +41,9 @@ class AuditReport:
     games: pd.DataFrame
     hands: pd.DataFrame
     findings: pd.DataFrame
-    hand_facts: pd.DataFrame = field(default_factory=pd.DataFrame)
-    game_facts: pd.DataFrame = field(default_factory=pd.DataFrame)
-    score_history: pd.DataFrame = field(default_factory=pd.DataFrame)
+    hand_facts: pd.DataFrame = field(default_factory=lambda: _empty_frame())
+    game_facts: pd.DataFrame = field(default_factory=lambda: _empty_frame())
+    score_history: pd.DataFrame = field(default_factory=lambda: _empty_frame())
     rules: str = "auto"
     rule_overrides: dict[str, str] = field(default_factory=dict)
     """``--rule KEY=VALUE`` fields changed from the preset; ``summary.json`` lists them."""
@@ -169,11 +176,16 @@ def _write_csv(report: AuditReport, folder: Path) -> list[Path]:
     out = []
     for name in CSV_TABLES:
         p = folder / f"{name}.csv"
-        with open(p, "w", encoding="utf-8", newline="") as f:
-            for i, df in enumerate(report.table_chunks(name)):
-                df.to_csv(f, index=False, header=i == 0)
+        write_csv_table(report, name, p)
         out.append(p)
     return out
+
+
+def write_csv_table(report: AuditReport, name: str, path: Path) -> None:
+    """One table's CSV through pandas, chunk by chunk."""
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        for i, df in enumerate(report.table_chunks(name)):
+            df.to_csv(f, index=False, header=i == 0)
 
 
 def _write_parquet(report: AuditReport, folder: Path) -> list[Path]:

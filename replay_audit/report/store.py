@@ -1,8 +1,8 @@
 """The on-disk store of a report: Parquet parts per table and the append-only index.
 
 Owns the layout under a report folder (``parts/<table>/part-<run>-<n>.parquet`` and
-``parts/index.jsonl``), the row codec that makes rows read back exactly as written
-(``rows_to_table`` / ``table_to_rows``), one file's index line (``IndexEntry``) and
+``parts/index.jsonl``), writing and reading parts through the row codec
+(``report.codec``), one file's index line (``IndexEntry``) and
 the running totals (``Tally``).  The runner writes through it and
 ``StoredAuditReport`` reads through it.
 
@@ -23,7 +23,13 @@ from typing import Any, TypeVar
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from replay_audit.auditing.rows import SCHEMA_VERSION
+# the row codec lives in ``report.codec``; its names are kept here, where the
+# runner and the readers have always found them
+from replay_audit.report.codec import ABSENT_COLUMN as ABSENT_COLUMN
+from replay_audit.report.codec import SOURCE_COLUMN as SOURCE_COLUMN
+from replay_audit.report.codec import Columns, table_columns
+from replay_audit.report.codec import rows_to_table as rows_to_table
+from replay_audit.report.codec import table_to_rows as table_to_rows
 from replay_audit.report.tables import TABLES
 
 _T = TypeVar("_T")
@@ -34,162 +40,6 @@ ROW_TABLES = TABLES[1:]
 
 PARTS_DIR = "parts"
 INDEX_NAME = "index.jsonl"
-SOURCE_COLUMN = "__source__"
-"""Extra column of every part: the input path the row came from (dropped on load)."""
-ABSENT_COLUMN = "__absent__"
-"""Extra column: per row, the keys its dict did not have (so rows round-trip exactly)."""
-_JSON_COLUMNS_KEY = b"replay_audit.json_columns"
-_NATIVE_TYPES: dict[type, pa.DataType] = {
-    bool: pa.bool_(),
-    int: pa.int64(),
-    float: pa.float64(),
-    str: pa.string(),
-}
-
-
-# --------------------------------------------------------------------- row codec
-
-
-def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None = None) -> pa.Table:
-    """Plain rows to an Arrow table that ``table_to_rows`` turns back into equal rows.
-
-    ``sources``, one per row, is stored as a first column ``__source__``: the table
-    is the one of rows that each began with that key, without copying every row.
-
-    Why not ``pa.Table.from_pylist``: it silently turns ``1`` into ``1.0`` next to a
-    float, fails on columns mixing ``int`` and ``str``, and cannot tell a missing key
-    from ``None``. Any of those would make the report read back from disk differ from
-    the one built in memory. Here a column whose values share one plain type is stored
-    natively; a mixed column is stored as JSON text (listed in the schema metadata);
-    missing keys are listed per row in ``__absent__``.
-
-    >>> rows = [{"a": 1, "b": "x"}, {"a": 2.5}, {"b": 3, "a": None}]
-    >>> table_to_rows(rows_to_table(rows)) == rows
-    True
-    """
-    columns: dict[str, None] = {}
-    for row in rows:
-        for key in row:
-            columns.setdefault(key)
-    if ABSENT_COLUMN in columns:
-        raise ValueError(f"rows may not use the reserved column name {ABSENT_COLUMN!r}")
-    if sources is not None and len(sources) == len(rows) == 0:
-        sources = None  # no rows: no column, as when no row had the key
-    if sources is not None:
-        if SOURCE_COLUMN in columns:
-            raise ValueError(f"rows with sources may not use the column name {SOURCE_COLUMN!r}")
-        if len(sources) != len(rows):
-            raise ValueError("one source per row")
-        columns = {SOURCE_COLUMN: None, **columns}
-    absent: list[list[str] | None] = [None] * len(rows)
-    arrays: list[pa.Array] = []
-    json_columns: list[str] = []
-    n_keys = len(columns) - (sources is not None)
-    every_key = all(len(row) == n_keys for row in rows)  # the usual case: fast path
-    for name in columns:
-        values: list[Any]
-        if sources is not None and name == SOURCE_COLUMN:
-            values = list(sources)
-        elif every_key:
-            values = [row[name] for row in rows]
-        else:
-            values = []
-            for i, row in enumerate(rows):
-                if name in row:
-                    values.append(row[name])
-                else:
-                    values.append(None)
-                    missing = absent[i]
-                    if missing is None:
-                        absent[i] = [name]
-                    else:
-                        missing.append(name)
-        types = set(map(type, values))
-        types.discard(type(None))
-        array: pa.Array | None = None
-        if not types:
-            array = pa.nulls(len(values))
-        elif len(types) == 1 and (kind := next(iter(types))) in _NATIVE_TYPES:
-            try:
-                array = pa.array(values, type=_NATIVE_TYPES[kind])
-            except (pa.ArrowInvalid, OverflowError):  # an int beyond 64 bits
-                array = None
-        if array is None:
-            json_columns.append(name)
-            array = pa.array(
-                [None if v is None else _to_json(v, name) for v in values], type=pa.string()
-            )
-        arrays.append(array)
-    names = list(columns)
-    if any(a is not None for a in absent) or (rows and not names):
-        # (also when rows have no keys at all: the column then carries the row count)
-        arrays.append(pa.array(absent, type=pa.list_(pa.string())))
-        names.append(ABSENT_COLUMN)
-    table = pa.Table.from_arrays(arrays, names=names) if names else pa.table({})
-    return table.replace_schema_metadata(
-        {
-            _JSON_COLUMNS_KEY: json.dumps(json_columns).encode(),
-            b"replay_audit.schema_version": str(SCHEMA_VERSION).encode(),
-        }
-    )
-
-
-def table_to_rows(table: pa.Table) -> list[dict[str, Any]]:
-    """The rows ``rows_to_table`` stored, with the same keys, values and types."""
-    meta = table.schema.metadata or {}
-    json_columns = set(json.loads(meta.get(_JSON_COLUMNS_KEY, b"[]")))
-    cols: dict[str, list[Any]] = {}
-    for name in table.column_names:
-        values = table.column(name).to_pylist()
-        if name in json_columns:
-            values = [None if v is None else _from_json(v) for v in values]
-        cols[name] = values
-    absent = cols.pop(ABSENT_COLUMN, None)
-    names = list(cols)
-    rows: list[dict[str, Any]] = []
-    for i in range(table.num_rows):
-        skip = absent[i] if absent is not None else None
-        if skip:
-            rows.append({n: cols[n][i] for n in names if n not in skip})
-        else:
-            rows.append({n: cols[n][i] for n in names})
-    return rows
-
-
-def _to_json(value: Any, column: str) -> str:
-    """Exact JSON for plain values; tuples are tagged so they come back as tuples."""
-
-    def enc(v: Any) -> Any:
-        t = type(v)
-        if v is None or t in (bool, int, float, str):
-            return v
-        if t is list:
-            return [enc(x) for x in v]
-        if t is tuple:
-            return {"__tuple__": [enc(x) for x in v]}
-        if t is dict and all(type(k) is str for k in v):
-            if "__tuple__" in v:
-                raise TypeError("a dict key named __tuple__ is reserved")
-            return {k: enc(x) for k, x in v.items()}
-        raise TypeError(
-            f"column {column!r}: cannot store a {t.__name__} value exactly; rows must hold "
-            "None, bool, int, float, str, or lists/tuples/dicts of them"
-        )
-
-    return json.dumps(enc(value), ensure_ascii=False, allow_nan=True)
-
-
-def _from_json(text: str) -> Any:
-    def dec(v: Any) -> Any:
-        if type(v) is list:
-            return [dec(x) for x in v]
-        if type(v) is dict:
-            if set(v) == {"__tuple__"}:
-                return tuple(dec(x) for x in v["__tuple__"])
-            return {k: dec(x) for k, x in v.items()}
-        return v
-
-    return dec(json.loads(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,8 +165,28 @@ class Store:
         path = self.part_path(table, part)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        pq.write_table(rows_to_table(rows, sources), tmp)
+        # no column statistics: nothing filters the parts, and they cost a tenth
+        pq.write_table(rows_to_table(rows, sources), tmp, write_statistics=False)
         os.replace(tmp, path)
+
+    def read_columns(self, table: str, part: str, paths: Iterable[str]) -> Columns:
+        """The rows of ``paths`` in one part, as ``read_rows`` gives them (path by
+        path, in sorted order) but as columns without ``__source__``: one Arrow
+        conversion per column, no dict per row (``report.csv_columns`` writes them)."""
+        path = self.part_path(table, part)
+        if not path.exists():
+            return Columns([], {}, None, 0)
+        with pq.ParquetFile(path) as part_file:
+            cols = table_columns(part_file.read())
+        if cols.n == 0:
+            return _drop_source(cols) if SOURCE_COLUMN in cols.values else cols
+        keep = set(paths)
+        sources = cols.values[SOURCE_COLUMN]
+        order = [i for i, s in enumerate(sources) if s in keep]
+        order.sort(key=sources.__getitem__)  # stable: each path's rows as stored
+        if len(order) == cols.n and order == list(range(cols.n)):
+            return _drop_source(cols)
+        return _drop_source(cols.take(order))
 
     def read_rows(
         self, table: str, wanted: dict[str, str | None]
@@ -338,6 +208,13 @@ class Store:
                 if wanted.get(source) == part:
                     by_path[source].append(row)
         return by_path
+
+
+def _drop_source(cols: Columns) -> Columns:
+    values = dict(cols.values)
+    del values[SOURCE_COLUMN]
+    names = [c for c in cols.names if c != SOURCE_COLUMN]
+    return Columns(names, values, cols.absent, cols.n)
 
 
 def _union_schema(schemas: Sequence[pa.Schema]) -> pa.Schema:

@@ -13,19 +13,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow.parquet as pq
 
-from replay_audit.report.store import (
-    _JSON_COLUMNS_KEY,
-    SOURCE_COLUMN,
-    Store,
-    _from_json,
-)
+from replay_audit.report.codec import JSON_COLUMNS_KEY, SOURCE_COLUMN, from_json
+from replay_audit.report.store import Store
 from replay_audit.report.stored_tables import _StoredTables
 from replay_audit.report.tables import table_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # ------------------------------------------------------------------ the report
 
@@ -56,6 +54,8 @@ class StoredAuditReport(_StoredTables):
 
     def page_findings(self, limit: int) -> tuple[pd.Series, int, pd.DataFrame]:
         """Category counts, number of findings and the first ``limit`` findings."""
+        import pandas as pd
+
         from replay_audit.report.html import combine_counts
 
         counts: list[pd.Series] = []
@@ -117,10 +117,10 @@ class StoredAuditReport(_StoredTables):
             if column not in schema.names:
                 continue
             one = pq.read_table(path, columns=[SOURCE_COLUMN, column])
-            meta = json.loads((schema.metadata or {}).get(_JSON_COLUMNS_KEY, b"[]"))
+            meta = json.loads((schema.metadata or {}).get(JSON_COLUMNS_KEY, b"[]"))
             values = one.column(column).to_pylist()
             if column in meta:
-                values = [None if v is None else _from_json(v) for v in values]
+                values = [None if v is None else from_json(v) for v in values]
             for source, value in zip(one.column(SOURCE_COLUMN).to_pylist(), values, strict=True):
                 if wanted.get(source) == part:
                     yield source, value

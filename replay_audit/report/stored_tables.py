@@ -9,16 +9,17 @@ Must not: audit or run anything, or render the page (``report.stored``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow.parquet as pq
 
 from replay_audit._version import __version__
 from replay_audit.auditing.rows import SCHEMA_VERSION
-from replay_audit.report.audit_report import AuditReport, parquet_table
+from replay_audit.report.audit_report import AuditReport, parquet_table, write_csv_table
+from replay_audit.report.codec import Columns, rows_columns
 from replay_audit.report.store import (
     ABSENT_COLUMN,
     SOURCE_COLUMN,
@@ -29,6 +30,8 @@ from replay_audit.report.store import (
 from replay_audit.report.tables import CSV_TABLES, TABLE_COLUMNS, table_frame
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from replay_audit.report.stream import ColumnKinds
 
 
@@ -92,12 +95,40 @@ class _StoredTables(AuditReport):
     def _write_format(self, fmt: str, folder: Path) -> list[Path]:
         if fmt == "parquet":
             return self._write_parquet_streamed(folder)
+        if fmt == "csv":
+            return self._write_csv_columns(folder)
         # csv, json and jsonl: through table_chunks, one part at a time; html:
         # bounded, through the page_* methods below
         return super()._write_format(fmt, folder)
 
     def table_chunks(self, name: str) -> Iterator[pd.DataFrame]:
         return self.typed_chunks(name)
+
+    def _write_csv_columns(self, folder: Path) -> list[Path]:
+        """Each CSV table from the parts' columns (``report.csv_columns``: the bytes
+        pandas writes, without pandas), or through pandas when a column holds a mix
+        only pandas renders."""
+        from replay_audit.report.csv_columns import write_table_csv
+
+        groups = self._groups()
+        written = []
+        for name in CSV_TABLES:
+            path = folder / f"{name}.csv"
+            if not write_table_csv(
+                path, name, functools.partial(self._column_chunks, name, groups)
+            ):
+                write_csv_table(self, name, path)
+            written.append(path)
+        return written
+
+    def _column_chunks(self, name: str, groups: list[dict[str, str | None]]) -> Iterator[Columns]:
+        """The rows of ``typed_chunks``' chunks, as columns (neither typed nor sorted)."""
+        for group in groups:
+            part = next(iter(group.values()), None)
+            if name == "files":  # a file whose part went missing still has its row
+                yield rows_columns(self._rows(name, group))
+            elif part is not None:
+                yield self.store.read_columns(name, part, group)
 
     def _groups(self) -> list[dict[str, str | None]]:
         """The run's paths grouped by part, parts in the order of their first path."""

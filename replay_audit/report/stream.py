@@ -25,11 +25,12 @@ import json
 import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from replay_audit.report.tables import INT_COLUMNS, TABLE_COLUMNS, _frame, sort_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _INT64 = (-(2**63), 2**63 - 1)
 _MISSING = object()

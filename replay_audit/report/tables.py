@@ -11,12 +11,13 @@ Must not: audit, write files, or read a report folder.
 from __future__ import annotations
 
 import functools
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from replay_audit.scoring.points import LIMIT_NAMES
 from replay_audit.scoring.yaku import yaku_name
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMATS = ("csv", "parquet", "json", "jsonl", "html")
 
@@ -156,6 +157,8 @@ INT_COLUMNS = frozenset(
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.DataFrame:
+    import pandas as pd  # here, not above: a CSV-only run never imports pandas
+
     df = pd.DataFrame.from_records(rows)
     if columns is not None:
         for c in columns:
@@ -198,8 +201,10 @@ def _yaku_names(ids: str) -> str | None:
     )
 
 
-def _limit_name(code: Any) -> str | None:
-    if code is None or code is pd.NA or (isinstance(code, float) and code != code):
+def limit_name(code: Any) -> str | None:
+    """The name of a ``rec_limit``/``comp_limit`` code; ``None`` for a gap (``None``,
+    ``NaN`` or pandas' ``NA``, which ``int()`` refuses) or a code without one."""
+    if code is None or (isinstance(code, float) and code != code):
         return None
     try:
         return LIMIT_NAMES[int(code)] or None
@@ -210,7 +215,7 @@ def _limit_name(code: Any) -> str | None:
 _YAKUMAN_IDS = frozenset(str(i) for i in range(36, 52))
 
 
-def _is_yakuman_list(ids: Any) -> bool:
+def is_yakuman_list(ids: Any) -> bool:
     return isinstance(ids, str) and ids.split(",")[0].strip() in _YAKUMAN_IDS
 
 
@@ -218,9 +223,9 @@ def _add_names(df: pd.DataFrame) -> None:
     """Fill the derived hand columns (``DERIVED_HAND_COLUMNS``) in place."""
     for side in ("rec", "comp"):
         df[f"{side}_yaku_names"] = [yaku_names(v) for v in df[f"{side}_yaku"]]
-        df[f"{side}_limit_name"] = [_limit_name(v) for v in df[f"{side}_limit"]]
+        df[f"{side}_limit_name"] = [limit_name(v) for v in df[f"{side}_limit"]]
     df["note"] = [
-        YAKUMAN_FU_NOTE if _is_yakuman_list(r) or _is_yakuman_list(c) else None
+        YAKUMAN_FU_NOTE if is_yakuman_list(r) or is_yakuman_list(c) else None
         for r, c in zip(df["rec_yaku"], df["comp_yaku"], strict=True)
     ]
 
@@ -264,6 +269,8 @@ def table_frame(name: str, rows: list[dict[str, Any]]) -> pd.DataFrame:
 def _int_column(col: pd.Series) -> pd.Series | pd.arrays.IntegerArray:
     """``Int64`` when every value fits in 64 bits; a hostile log can carry a
     20-digit number, and then the column stays as it is rather than failing."""
+    import pandas as pd
+
     if col.dtype == "int64":  # no missing value: the same array, without a Python loop
         return pd.array(col.to_numpy(), dtype="Int64")
     try:

@@ -1,0 +1,241 @@
+"""The row codec of the stored parts: plain rows to Arrow and back, exactly.
+
+Owns ``rows_to_table`` / ``table_to_rows`` (rows read back equal to the rows
+written: same keys, values and types) and ``table_columns`` (the same rows as
+columns, for the writers that never need a dict per row).  ``report.store``
+writes and reads the parts through it.
+
+Must not: know the layout of a report folder (``report.store``), a table's
+columns (``report.tables``), or audit anything.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any
+
+import pyarrow as pa
+
+from replay_audit.auditing.rows import SCHEMA_VERSION
+
+SOURCE_COLUMN = "__source__"
+"""Extra column of every part: the input path the row came from (dropped on load)."""
+ABSENT_COLUMN = "__absent__"
+"""Extra column: per row, the keys its dict did not have (so rows round-trip exactly)."""
+JSON_COLUMNS_KEY = b"replay_audit.json_columns"
+_NATIVE_TYPES: dict[type, pa.DataType] = {
+    bool: pa.bool_(),
+    int: pa.int64(),
+    float: pa.float64(),
+    str: pa.string(),
+}
+
+
+def _transpose(
+    rows: Sequence[dict[str, Any]], names: list[str]
+) -> tuple[list[Sequence[Any]], list[list[str] | None]]:
+    """Per column, the value of every row (``None`` where a row lacks the key);
+    per row, the keys it lacks in column order (``None`` when it has them all).
+
+    ``itemgetter`` and ``zip`` do the work in C: the worker stores about a million
+    cells per 500 files, and a Python loop per cell was most of a part's cost.
+    """
+    n = len(names)
+    absent: list[list[str] | None] = [None] * len(rows)
+    if n == 0:
+        return [], absent
+    getter = itemgetter(*names)
+    if not rows or min(map(len, rows)) == n:  # every row has every key: the usual case
+        got = list(map(getter, rows))
+    else:
+        got = []
+        for i, row in enumerate(rows):
+            if len(row) == n:
+                got.append(getter(row))
+            else:
+                absent[i] = [c for c in names if c not in row]
+                got.append(tuple(map(row.get, names)) if n > 1 else row.get(names[0]))
+    if n == 1:
+        return [got], absent
+    if not got:
+        return [() for _ in names], absent
+    return list(zip(*got, strict=True)), absent
+
+
+def _array(values: Sequence[Any], name: str, json_columns: list[str]) -> pa.Array:
+    """One column: natively typed when its values share one plain type, else JSON."""
+    types = set(map(type, values))
+    types.discard(type(None))
+    if not types:
+        return pa.nulls(len(values))
+    if len(types) == 1 and (kind := next(iter(types))) in _NATIVE_TYPES:
+        try:
+            return pa.array(values, type=_NATIVE_TYPES[kind])
+        except (pa.ArrowInvalid, OverflowError):  # an int beyond 64 bits
+            pass
+    json_columns.append(name)
+    return pa.array([None if v is None else _to_json(v, name) for v in values], type=pa.string())
+
+
+def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None = None) -> pa.Table:
+    """Plain rows to an Arrow table that ``table_to_rows`` turns back into equal rows.
+
+    ``sources``, one per row, is stored as a first column ``__source__``: the table
+    is the one of rows that each began with that key, without copying every row.
+
+    Why not ``pa.Table.from_pylist``: it silently turns ``1`` into ``1.0`` next to a
+    float, fails on columns mixing ``int`` and ``str``, and cannot tell a missing key
+    from ``None``. Any of those would make the report read back from disk differ from
+    the one built in memory. Here a column whose values share one plain type is stored
+    natively; a mixed column is stored as JSON text (listed in the schema metadata);
+    missing keys are listed per row in ``__absent__``.
+
+    >>> rows = [{"a": 1, "b": "x"}, {"a": 2.5}, {"b": 3, "a": None}]
+    >>> table_to_rows(rows_to_table(rows)) == rows
+    True
+    """
+    names = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
+    if ABSENT_COLUMN in names:
+        raise ValueError(f"rows may not use the reserved column name {ABSENT_COLUMN!r}")
+    if sources is not None and len(sources) == len(rows) == 0:
+        sources = None  # no rows: no column, as when no row had the key
+    if sources is not None:
+        if SOURCE_COLUMN in names:
+            raise ValueError(f"rows with sources may not use the column name {SOURCE_COLUMN!r}")
+        if len(sources) != len(rows):
+            raise ValueError("one source per row")
+    columns, absent = _transpose(rows, names)
+    json_columns: list[str] = []
+    arrays: list[pa.Array] = []
+    if sources is not None:
+        arrays.append(_array(sources, SOURCE_COLUMN, json_columns))
+    arrays.extend(_array(v, name, json_columns) for name, v in zip(names, columns, strict=True))
+    if sources is not None:
+        names.insert(0, SOURCE_COLUMN)
+    if any(absent) or (rows and not names):
+        # (also when rows have no keys at all: the column then carries the row count)
+        arrays.append(pa.array(absent, type=pa.list_(pa.string())))
+        names.append(ABSENT_COLUMN)
+    table = pa.Table.from_arrays(arrays, names=names) if names else pa.table({})
+    return table.replace_schema_metadata(
+        {
+            JSON_COLUMNS_KEY: json.dumps(json_columns).encode(),
+            b"replay_audit.schema_version": str(SCHEMA_VERSION).encode(),
+        }
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """Rows held as columns: what ``table_to_rows`` would give, without the dicts.
+
+    ``values[name][i]`` is row ``i``'s value (``None`` where the row lacks the key);
+    ``absent[i]`` lists the keys row ``i`` lacks (``None``: it has them all, and
+    ``absent`` itself is ``None`` when every row does).  ``names`` is the key order
+    of a row read back by ``table_to_rows``.
+    """
+
+    names: list[str]
+    values: dict[str, list[Any]]
+    absent: list[list[str] | None] | None
+    n: int
+
+    def take(self, order: Sequence[int]) -> Columns:
+        """These rows in the order (and selection) of ``order``."""
+        pick = itemgetter(*order) if len(order) > 1 else None
+
+        def sel(col: list[Any]) -> list[Any]:
+            if pick is None:
+                return [col[i] for i in order]
+            return list(pick(col))
+
+        absent = self.absent
+        return Columns(
+            self.names,
+            {c: sel(v) for c, v in self.values.items()},
+            None if absent is None else sel(absent),
+            len(order),
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows themselves, keys in ``names`` order (as ``table_to_rows``)."""
+        names, cols, absent = self.names, self.values, self.absent
+        rows: list[dict[str, Any]] = []
+        for i in range(self.n):
+            skip = absent[i] if absent is not None else None
+            if skip:
+                rows.append({c: cols[c][i] for c in names if c not in skip})
+            else:
+                rows.append({c: cols[c][i] for c in names})
+        return rows
+
+
+def rows_columns(rows: Sequence[dict[str, Any]]) -> Columns:
+    """Rows as ``Columns`` (the rows ``Columns.rows`` gives back, key order aside)."""
+    names = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
+    columns, absent = _transpose(rows, names)
+    values = {c: list(v) for c, v in zip(names, columns, strict=True)}
+    return Columns(names, values, absent if any(absent) else None, len(rows))
+
+
+def table_columns(table: pa.Table) -> Columns:
+    """The columns of a table ``rows_to_table`` wrote, values decoded as stored."""
+    meta = table.schema.metadata or {}
+    json_columns = set(json.loads(meta.get(JSON_COLUMNS_KEY, b"[]")))
+    cols: dict[str, list[Any]] = {}
+    for name in table.column_names:
+        values = table.column(name).to_pylist()
+        if name in json_columns:
+            values = [None if v is None else from_json(v) for v in values]
+        cols[name] = values
+    absent = cols.pop(ABSENT_COLUMN, None)
+    if absent is not None and not any(absent):
+        absent = None
+    return Columns(list(cols), cols, absent, table.num_rows)
+
+
+def table_to_rows(table: pa.Table) -> list[dict[str, Any]]:
+    """The rows ``rows_to_table`` stored, with the same keys, values and types."""
+    return table_columns(table).rows()
+
+
+def _to_json(value: Any, column: str) -> str:
+    """Exact JSON for plain values; tuples are tagged so they come back as tuples."""
+
+    def enc(v: Any) -> Any:
+        t = type(v)
+        if v is None or t in (bool, int, float, str):
+            return v
+        if t is list:
+            return [enc(x) for x in v]
+        if t is tuple:
+            return {"__tuple__": [enc(x) for x in v]}
+        if t is dict and all(type(k) is str for k in v):
+            if "__tuple__" in v:
+                raise TypeError("a dict key named __tuple__ is reserved")
+            return {k: enc(x) for k, x in v.items()}
+        raise TypeError(
+            f"column {column!r}: cannot store a {t.__name__} value exactly; rows must hold "
+            "None, bool, int, float, str, or lists/tuples/dicts of them"
+        )
+
+    return json.dumps(enc(value), ensure_ascii=False, allow_nan=True)
+
+
+def from_json(text: str) -> Any:
+    """A value of a JSON column, as ``rows_to_table`` was given it."""
+
+    def dec(v: Any) -> Any:
+        if type(v) is list:
+            return [dec(x) for x in v]
+        if type(v) is dict:
+            if set(v) == {"__tuple__"}:
+                return tuple(dec(x) for x in v["__tuple__"])
+            return {k: dec(x) for k, x in v.items()}
+        return v
+
+    return dec(json.loads(text))

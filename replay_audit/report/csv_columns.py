@@ -1,0 +1,247 @@
+"""A stored table's CSV written from its columns, the bytes pandas would write.
+
+``AuditReport`` writes CSV through pandas: ``report.tables.table_frame`` types the
+rows (``Int64`` for the integer columns, ``float64`` where an integer column of
+another kind has a gap, text as text), sorts them, and ``DataFrame.to_csv`` hands
+each row to the ``csv`` module.  For the columns a report really holds (text,
+integers, floats, booleans and gaps, one kind a column) the result depends on
+little: how each column renders a cell, and the row order.  ``write_table_csv``
+finds that in a first pass over the stored columns (``ColumnClass``: the Python
+types each column holds, its gaps, its integer range) and writes the rows through
+the same ``csv`` writer in a second, without building a DataFrame, so a CSV-only
+report never imports pandas.  A column of any other mix (``12`` next to ``"x"``, a
+string in an integer column, an integer past 64 bits) makes it answer ``False``
+before it writes anything: that table then goes through pandas as before.
+
+Must not: decide a table's columns or order (``report.tables``), read a store
+(``report.store``), or write any format but CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from replay_audit.report.codec import Columns
+from replay_audit.report.tables import (
+    DERIVED_HAND_COLUMNS,
+    INT_COLUMNS,
+    SORT_KEYS,
+    TABLE_COLUMNS,
+    YAKUMAN_FU_NOTE,
+    is_yakuman_list,
+    limit_name,
+    yaku_names,
+)
+
+_INT64 = (-(2**63), 2**63 - 1)
+_EXACT_FLOAT = 2**53
+"""Integers up to this size survive a float64: pandas makes an integer column with a
+gap float64 first (an ``Int64`` one too, converted back after), so past this size the
+number it writes is not the one stored."""
+_NONE = type(None)
+
+# how a column renders a cell (what pandas' dtype for it writes)
+NULL = "null"  # nothing but gaps: every cell empty
+PLAIN = "plain"  # str, bool, Int64 or int64: the value itself, a gap empty
+FLOAT = "float"  # float64: repr of the float (integers too, ``12.0``), NaN and gaps empty
+
+
+class ColumnClass:
+    """What one column holds over a whole table: its value types, gaps, integer range."""
+
+    __slots__ = ("high", "low", "missing", "types")
+
+    def __init__(self) -> None:
+        self.types: set[type] = set()
+        self.missing = False
+        """Some row lacks the key (pandas fills a gap; for rendering, as ``None``)."""
+        self.low = 0
+        self.high = 0
+
+    def add(self, values: list[Any]) -> None:
+        types = set(map(type, values))
+        if int in types:
+            ints = [v for v in values if type(v) is int] if len(types) > 1 else values
+            low, high = min(ints), max(ints)
+            if int not in self.types:
+                self.low, self.high = low, high
+            else:
+                self.low, self.high = min(self.low, low), max(self.high, high)
+        self.types |= types
+
+    def kind(self, int_column: bool) -> str | None:
+        """How the column renders (``NULL``, ``PLAIN``, ``FLOAT``), or ``None`` when
+        only pandas can say (a mix of kinds this writer does not render)."""
+        types = self.types - {_NONE}
+        gaps = self.missing or _NONE in self.types
+        has_int = int in types
+        if has_int and not (_INT64[0] <= self.low and self.high <= _INT64[1]):
+            return None
+        if not types:
+            return NULL
+        if types == {str} or types == {bool}:
+            return None if int_column else PLAIN
+        if types == {int}:
+            if not gaps:
+                return PLAIN
+            if not self._exact():  # pandas passes a gappy column through float64
+                return None
+            return PLAIN if int_column else FLOAT
+        if types <= {int, float}:
+            return None if int_column or not self._exact() else FLOAT
+        return None
+
+    def _exact(self) -> bool:
+        return int not in self.types or (self.low >= -_EXACT_FLOAT and self.high <= _EXACT_FLOAT)
+
+
+def _float_cell(v: Any) -> Any:
+    if v is None:
+        return None
+    f = float(v)
+    return None if f != f else f
+
+
+def _rendered(values: list[Any], kind: str) -> Iterable[Any]:
+    """A column's cells as the ``csv`` writer takes them (``None`` writes empty)."""
+    if kind == NULL:
+        return [None] * len(values)
+    if kind == FLOAT:
+        return map(_float_cell, values)
+    return values
+
+
+class _Plan:
+    """The first pass over a table: its columns, in order, and how each renders."""
+
+    def __init__(self, name: str) -> None:
+        self.fixed = list(TABLE_COLUMNS[name])
+        self.fixed_set = set(self.fixed)
+        self.classes: dict[str, ColumnClass] = {c: ColumnClass() for c in self.fixed}
+        self.extra: list[str] = []
+        self.chunk_names: list[set[str]] = []
+
+    def add(self, cols: Columns) -> None:
+        if cols.n == 0:
+            return
+        names = set(cols.names)
+        self.chunk_names.append(names)
+        classes = self.classes
+        for c in cols.names:
+            klass = classes.get(c)
+            if klass is None:
+                klass = classes[c] = ColumnClass()
+            klass.add(cols.values[c])
+        extras = [c for c in cols.names if c not in self.fixed_set]
+        absent = cols.absent
+        if absent is not None:
+            for skip in absent:
+                if skip:
+                    for c in skip:
+                        classes[c].missing = True
+        if extras:
+            seen = set(self.extra)
+            if absent is None:
+                self.extra.extend(c for c in extras if c not in seen)
+            else:  # first appearance row by row, as the rows read back give them
+                for skip in absent:
+                    for c in extras:
+                        if c not in seen and (not skip or c not in skip):
+                            seen.add(c)
+                            self.extra.append(c)
+
+    def columns(self) -> list[str]:
+        return [*self.fixed, *self.extra]
+
+    def kinds(self, name: str) -> dict[str, str] | None:
+        """Each column's rendering, or ``None`` when pandas must write the table."""
+        every = set(self.classes)
+        for names in self.chunk_names:  # a chunk without a column: gaps there
+            for c in every - names:
+                self.classes[c].missing = True
+        kinds: dict[str, str] = {}
+        for c in self.columns():
+            if name == "hands" and c in DERIVED_HAND_COLUMNS:
+                kinds[c] = PLAIN  # derived from other columns, text or empty
+                continue
+            kind = self.classes[c].kind(c in self.fixed_set and c in INT_COLUMNS)
+            if kind is None:
+                return None
+            kinds[c] = kind
+        keys = [k for k in SORT_KEYS[name] if k in kinds]
+        if name == "findings":
+            keys.append("hand")
+        if name == "hands":
+            keys.extend(("rec_yaku", "comp_yaku", "rec_limit", "comp_limit"))
+        for k in keys:  # sort keys and the sources of derived cells: text or integers
+            types = self.classes[k].types - {_NONE}
+            if not (types <= {str} or (types == {int} and k in INT_COLUMNS)):
+                return None
+        return kinds
+
+
+def _sort_key(values: list[Any]) -> list[tuple[bool, Any]]:
+    """pandas' ascending order with gaps first (``na_position="first"``)."""
+    return [(False, 0) if v is None else (True, v) for v in values]
+
+
+def _order(name: str, cols: dict[str, list[Any]], n: int) -> list[int] | None:
+    """The rows' order under ``report.tables.sort_table`` (a stable sort)."""
+    keys = [k for k in SORT_KEYS[name] if k in cols]
+    if n == 0 or not keys:
+        return None
+    columns = [_sort_key(cols[k]) for k in keys]
+    if name == "findings":
+        hand, seq = cols["hand"], cols["seq"]
+        unplaced = [(True, h is None and s is None) for h, s in zip(hand, seq, strict=True)]
+        columns.insert(1, unplaced)
+    rows = list(zip(*columns, strict=True))
+    return sorted(range(n), key=rows.__getitem__)
+
+
+def _derive(cols: dict[str, list[Any]]) -> None:
+    """The derived hand columns (``tables._add_names``), from the same functions."""
+    for side in ("rec", "comp"):
+        cols[f"{side}_yaku_names"] = [yaku_names(v) for v in cols[f"{side}_yaku"]]
+        cols[f"{side}_limit_name"] = [limit_name(v) for v in cols[f"{side}_limit"]]
+    cols["note"] = [
+        YAKUMAN_FU_NOTE if is_yakuman_list(r) or is_yakuman_list(c) else None
+        for r, c in zip(cols["rec_yaku"], cols["comp_yaku"], strict=True)
+    ]
+
+
+def write_table_csv(path: Path, name: str, read: Callable[[], Iterator[Columns]]) -> bool:
+    """Write table ``name`` to ``path`` from its chunks (``read()`` gives them, in
+    order, each time it is called) as ``AuditReport`` writes it through pandas.
+
+    Returns ``False``, having written nothing, when a column holds a mix only
+    pandas can render; the caller then writes the table through pandas.
+    """
+    plan = _Plan(name)
+    for chunk in read():
+        plan.add(chunk)
+    kinds = plan.kinds(name)
+    if kinds is None:
+        return False
+    columns = plan.columns()
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(columns)
+        for chunk in read():
+            if chunk.n == 0:
+                continue
+            n = chunk.n
+            cols = {c: chunk.values.get(c) or [None] * n for c in columns}
+            if name == "hands":
+                _derive(cols)
+            order = _order(name, cols, n)
+            rendered = [_rendered(cols[c], kinds[c]) for c in columns]
+            rows: Iterable[tuple[Any, ...]] = zip(*rendered, strict=True)
+            if order is not None:
+                table = list(rows)
+                rows = (table[i] for i in order)
+            writer.writerows(rows)
+    return True
