@@ -12,4 +12,10 @@ constexpr std::size_t kSha512DigestBytes = 64;
 // The SHA-512 digest of ``len`` bytes at ``data``, written to ``out`` (64 bytes).
 void sha512(const std::uint8_t* data, std::size_t len, std::uint8_t* out);
 
+// The digests of ``count`` messages of 128 bytes each, laid end to end at ``data``,
+// written end to end to ``out`` (64 bytes each): ``sha512`` of each, computed two
+// at a time with the padding block's schedule precomputed (the wall's nine digests
+// per hand).
+void sha512_128(const std::uint8_t* data, std::size_t count, std::uint8_t* out);
+
 }  // namespace replay_audit::core

@@ -39,14 +39,24 @@ std::string_view split_form(std::string_view seed, std::string_view* rest, bool*
     return strip(*has_key ? seed.substr(0, comma) : seed);
 }
 
-int base64_value(char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
+// Each byte's base64 value, -1 for a byte outside the alphabet: one load per character
+// (a key is 3328 of them, once per game; the chain of range tests cost more).
+struct Base64Values {
+    signed char of[256] = {};
+    constexpr Base64Values() {
+        for (int c = 0; c < 256; ++c) of[c] = -1;
+        for (int v = 0; v < 26; ++v) {
+            of['A' + v] = static_cast<signed char>(v);
+            of['a' + v] = static_cast<signed char>(v + 26);
+        }
+        for (int v = 0; v < 10; ++v) of['0' + v] = static_cast<signed char>(v + 52);
+        of[static_cast<unsigned char>('+')] = 62;
+        of[static_cast<unsigned char>('/')] = 63;
+    }
+};
+constexpr Base64Values kBase64{};
+
+int base64_value(char c) { return kBase64.of[static_cast<unsigned char>(c)]; }
 
 // 3328 base64 characters, no padding, into 624 little-endian words.
 bool base64_key(std::string_view text, std::vector<std::uint32_t>& key) {
@@ -140,9 +150,8 @@ void hashed_hand(Mt19937& mt, int players, std::uint8_t* out) {
         src[4 * i + 3] = static_cast<std::uint8_t>(w >> 24);
     }
     std::uint8_t digest[4 * kRndWords];
-    for (int c = 0; c < 4 * kHandWords / kChunkBytes; ++c) {
-        sha512(src + kChunkBytes * c, kChunkBytes, digest + kSha512DigestBytes * c);
-    }
+    static_assert(kChunkBytes == 128, "sha512_128 hashes 128-byte chunks");
+    sha512_128(src, 4 * kHandWords / kChunkBytes, digest);
     std::uint32_t rnd[kRndWords];
     for (int i = 0; i < kRndWords; ++i) rnd[i] = load_le32(digest + 4 * i);
     shuffle_into(rnd, players, kSha512DiceAt, out);
