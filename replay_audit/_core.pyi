@@ -181,12 +181,18 @@ def play_moves(
     draw_cls: type,
     discard_cls: type,
     th_mask: int,
+    declare_cls: type = ...,
+    accept_cls: type = ...,
+    riichi_cost: int = ...,
+    recent: dict[tuple[int, ...], int] = ...,
     /,
 ) -> int:
     """The replay's plain draws and discards from ``events[i]`` on, on the table's
     state (``replay.state._TableState``: its ``core_lists`` changed in place, its
     counters written back), stopping before anything rare (``replay.moves``): the
-    index reached, or -1 if the first move was declined (the table untouched)."""
+    index reached, or -1 if the first move was declined (the table untouched).  With
+    the last four (all or none) it also plays the riichi steps inside a run
+    (``recent`` is ``replay.waits._RECENT``)."""
 
 def decode_meld(
     m: int, who: int, gari: bool = False

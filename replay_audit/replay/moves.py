@@ -4,11 +4,14 @@ Owns ``_Moves``, the table's room for the live wall (every draw checked against
 the rebuilt wall), the rivers, nagashi and the kan-dora timing.
 
 ``_moves`` is the reference for draws and discards.  The compiled core
-(``_core.play_moves``, ``src/core/replay.cpp``) plays their common case
-(``_moves_core``): in turn, held, seen once, as the wall has it, no riichi being
-declared, no kan dora due, no rinshan; it stops before anything else, which
-``_moves`` then plays.  ``tests/test_core_replay.py`` holds the two equal over the
-shared corpus.  JSON logs (no copy numbers) and installs without the core use
+(``_core.play_moves``, ``src/core/replay.cpp``) plays their common case: in turn,
+held, seen once, as the wall has it, no kan dora due, no rinshan; inside a run it
+also plays the REACH steps that find nothing (``replay.riichi``'s
+``_riichi_declare`` and ``_riichi_accept`` are their reference) and the riichi
+discard that leaves a wait (remembered in ``waits._RECENT`` as
+``riichi_wait_mask`` does).  It stops before anything else, which ``_moves`` and
+the table then play.  ``tests/test_core_replay.py`` holds the two equal over the
+shared corpus and damaged games.  JSON logs (no copy numbers) and installs without the core use
 ``_moves`` alone; so does a replay with ``CORE_MOVES`` set to ``None``.
 
 Must not: handle calls, riichi or results.
@@ -20,11 +23,13 @@ from replay_audit.model.events import (
     Discard,
     Draw,
     NewDora,
+    RiichiAccept,
+    RiichiDeclare,
 )
 from replay_audit.model.tiles import counts34
 from replay_audit.native import _core
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
-from replay_audit.replay.waits import riichi_wait_mask
+from replay_audit.replay.waits import _RECENT, riichi_wait_mask
 
 CORE_MOVES = getattr(_core, "play_moves", None) if _core is not None else None
 """The core's ``play_moves`` (None: a stale build, no core, or switched off by a test)."""
@@ -37,13 +42,25 @@ class _Moves(_TableState):
 
     def _play_moves(self, events: tuple[object, ...], i: int) -> int:
         """Play draws and discards from ``events[i]`` on; the index reached.  The
-        core plays what it can of the run (``_moves``' common case) on the table
-        itself (its ``core_lists`` and counters); when it declines the first move,
+        core plays what it can of the run (``_moves``' common case, and the riichi
+        steps between its moves) on the table itself (its ``core_lists`` and
+        counters); when it declines the first move,
         ``_moves`` plays that one; without the core, ``_moves`` plays the whole run."""
         play = CORE_MOVES
         if play is None or self.json:
             return self._moves(events, i)
-        j: int = play(self, events, i, Draw, Discard, _TH_MASK)
+        j: int = play(
+            self,
+            events,
+            i,
+            Draw,
+            Discard,
+            _TH_MASK,
+            RiichiDeclare,
+            RiichiAccept,
+            self.rules.riichi_cost,
+            _RECENT,
+        )
         if j < 0:  # declined the first move: the reference plays it
             return self._moves(events, i, i + 1)
         return j
