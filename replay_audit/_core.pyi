@@ -185,14 +185,19 @@ def play_moves(
     accept_cls: type = ...,
     riichi_cost: int = ...,
     recent: dict[tuple[int, ...], int] = ...,
+    call_cls: type = ...,
+    chi: object = ...,
+    pon: object = ...,
+    chi_allowed: bool = ...,
     /,
 ) -> int:
     """The replay's plain draws and discards from ``events[i]`` on, on the table's
     state (``replay.state._TableState``: its ``core_lists`` changed in place, its
     counters written back), stopping before anything rare (``replay.moves``): the
     index reached, or -1 if the first move was declined (the table untouched).  With
-    the last four (all or none) it also plays the riichi steps inside a run
-    (``recent`` is ``replay.waits._RECENT``)."""
+    the next four it also plays the riichi steps inside a run (``recent`` is
+    ``replay.waits._RECENT``), with the last four the chi and pon (``chi`` and ``pon``
+    the ``MeldKind`` members, ``chi_allowed`` the rules' ``chi``)."""
 
 def decode_meld(
     m: int, who: int, gari: bool = False

@@ -8,6 +8,7 @@
 #include <structmember.h>
 
 #include <exception>
+#include <utility>
 
 namespace py = pybind11;
 
@@ -136,7 +137,35 @@ struct RiichiArgs {
     PyObject* accept_cls = nullptr;
     long cost = 0;
     PyObject* recent = nullptr;
+    // Chi and pon (calls._open_call): the Call class, MeldKind.CHI and .PON, rules.chi.
+    PyObject* call_cls = nullptr;
+    PyObject* chi = nullptr;
+    PyObject* pon = nullptr;
+    bool chi_allowed = false;
 };
+
+constexpr const char* kCallNames[2] = {"seat", "meld"};
+constexpr const char* kMeldNames[4] = {"kind", "tiles", "called", "from_seat"};
+
+// compare._meld_shape for chi (three kinds in a row of one suit) and pon (three of a kind).
+bool meld_shape_ok(bool chi, long a, long b, long c) {
+    long k[3] = {a >> 2, b >> 2, c >> 2};
+    if (k[0] > k[1]) std::swap(k[0], k[1]);
+    if (k[1] > k[2]) std::swap(k[1], k[2]);
+    if (k[0] > k[1]) std::swap(k[0], k[1]);
+    if (!chi) return k[0] == k[2];
+    return k[2] < 27 && k[0] / 9 == k[2] / 9 && k[1] == k[0] + 1 && k[2] == k[0] + 2;
+}
+
+// The first item of ``hand`` equal to ``tile`` (list.remove's), or -1.
+Py_ssize_t find_tile(PyObject* hand, PyObject* tile_ptr, long tile, bool& ok) {
+    const Py_ssize_t size = PyList_GET_SIZE(hand);
+    for (Py_ssize_t j = 0; j < size && ok; ++j) {
+        PyObject* held = PyList_GET_ITEM(hand, j);
+        if (held == tile_ptr || (item_long(held, ok) == tile && ok)) return j;
+    }
+    return -1;
+}
 
 // waits.riichi_wait_mask of ``hand`` without its item ``skip``: the mask remembered in
 // ``recent`` under the hand's counts34 tuple, else the core's wait_mask, remembered as
@@ -180,6 +209,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     static Slots<kTableSlots> table_slots;
     static Slots<2> draw_slots, discard_slots;
     static Slots<1> declare_slots, accept_slots;
+    static Slots<2> call_slots;
+    static Slots<4> meld_slots;
     if (!table_slots.of(Py_TYPE(table), kTableNames))
         throw py::type_error("play_moves: the table must be a replay.state._TableState");
     const Py_ssize_t* at = table_slots.at;
@@ -223,7 +254,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     if (hand_wall == nullptr) throw py::type_error("play_moves: a table slot is unset");
     const bool check_wall = hand_wall != Py_None && slot_true(table, at[kWallOk]);
     long riichi_declared = slot_long(table, at[kRiichiDeclared]);
-    const bool uninterrupted = slot_true(table, at[kUninterrupted]);
+    bool uninterrupted = slot_true(table, at[kUninterrupted]);
     long sticks = slot_long(table, at[kSticks]);
     const bool riichi_on = rr.recent != nullptr;
     bool dora_ok = !slot_true(table, at[kDoraPending]);
@@ -301,6 +332,87 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                     if (s < n_scores) set_item(scores, s, PyLong_FromLong(score - rr.cost));
                 }
             }
+            continue;
+        }
+        if (tp == reinterpret_cast<PyTypeObject*>(rr.call_cls) && last == 2) {
+            // calls._open_call, a chi or pon of the discard just made that finds nothing
+            // and cannot make pao; nothing else.
+            if (!call_slots.of(tp, kCallNames)) break;
+            PyObject* seat_obj = slot(ev, call_slots.at[0]);
+            PyObject* meld = slot(ev, call_slots.at[1]);
+            if (seat_obj == nullptr || meld == nullptr) break;
+            if (!meld_slots.of(Py_TYPE(meld), kMeldNames)) break;
+            PyObject* kind = slot(meld, meld_slots.at[0]);
+            PyObject* tiles = slot(meld, meld_slots.at[1]);
+            PyObject* called_obj = slot(meld, meld_slots.at[2]);
+            PyObject* frm_obj = slot(meld, meld_slots.at[3]);
+            const bool chi = kind == rr.chi;
+            if (kind == nullptr || (!chi && kind != rr.pon) || tiles == nullptr ||
+                !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) != 3 ||
+                called_obj == nullptr || frm_obj == nullptr)
+                break;
+            bool ok = true;
+            const long s = item_long(seat_obj, ok);
+            const long called = item_long(called_obj, ok);
+            const long frm = item_long(frm_obj, ok);
+            long t[3];
+            for (int k = 0; k < 3; ++k) t[k] = item_long(PyTuple_GET_ITEM(tiles, k), ok);
+            if (!ok || s < 0 || s >= seats || frm != last_seat || frm == s ||
+                called != last_tile || riichi_declared == s)
+                break;
+            if (chi && (!rr.chi_allowed || frm != ((s - 1) % n + n) % n)) break;
+            bool ids = true;
+            for (const long x : t) ids = ids && x >= 0 && x < 136;
+            if (!ids || !meld_shape_ok(chi, t[0], t[1], t[2])) break;
+            if (PyList_GET_ITEM(riichi, s) != Py_False) break;
+            PyObject* seat_melds = PyList_GET_ITEM(melds, s);
+            if (!PyList_CheckExact(seat_melds)) break;
+            // A pon of a dragon or wind (state._PAO_KINDS) can complete a pao set only
+            // when the seat has called at least two (dragons) or three (winds) sets
+            // before it; then calls._liability is Python's to run.
+            const long pao_needed = !chi && (t[0] >> 2) >= 31 ? 3 : 4;
+            if (!chi && (t[0] >> 2) >= 27 && PyList_GET_SIZE(seat_melds) >= pao_needed - 1) break;
+            // The two tiles from the hand: every tile but the first equal to ``called``.
+            int from_hand[2];
+            int m = 0;
+            bool called_seen = false;
+            for (int k = 0; k < 3; ++k) {
+                if (!called_seen && t[k] == called) {
+                    called_seen = true;
+                } else if (m < 2) {
+                    from_hand[m++] = k;
+                }
+            }
+            if (!called_seen || m != 2 || t[from_hand[0]] == t[from_hand[1]]) break;
+            PyObject* hand = PyList_GET_ITEM(concealed, s);
+            if (!PyList_CheckExact(hand)) break;
+            Py_ssize_t at_hand[2];
+            for (int k = 0; k < 2; ++k) {
+                const long want = t[from_hand[k]];
+                at_hand[k] = find_tile(hand, PyTuple_GET_ITEM(tiles, from_hand[k]), want, ok);
+            }
+            if (!ok || at_hand[0] < 0 || at_hand[1] < 0) break;
+            // Remove the later first, so the earlier index still holds.
+            const Py_ssize_t hi = at_hand[0] > at_hand[1] ? at_hand[0] : at_hand[1];
+            const Py_ssize_t lo = at_hand[0] > at_hand[1] ? at_hand[1] : at_hand[0];
+            if (PyList_SetSlice(hand, hi, hi + 1, nullptr) < 0 ||
+                PyList_SetSlice(hand, lo, lo + 1, nullptr) < 0)
+                throw py::error_already_set();
+            Py_INCREF(Py_False);
+            set_item(nagashi, frm, Py_False);
+            append(seat_melds, meld);
+            uninterrupted = false;
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ippatsu); ++k) {
+                if (PyList_GET_ITEM(ippatsu, k) != Py_False) {
+                    Py_INCREF(Py_False);
+                    set_item(ippatsu, k, Py_False);
+                }
+            }
+            to_draw = -1;
+            to_act = s;
+            after_call = true;
+            last = 3;  // no offer: a call takes it
+            last_seat = -1;
             continue;
         }
         if (tp != draw_t && tp != discard_t) break;
@@ -420,6 +532,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     put(table, at[kDrawnRinshan], new_bool(drawn_rinshan));
     put(table, at[kRiichiDeclared], PyLong_FromLong(riichi_declared));
     put(table, at[kSticks], PyLong_FromLong(sticks));
+    put(table, at[kUninterrupted], new_bool(uninterrupted));
     if (last == 2) {  // the run ended on a discard: that is the offer (_OFFER_DISCARD, 0)
         put(table, at[kLastOffer], Py_BuildValue("(lli)", last_seat, last_tile, 0));
     } else {
@@ -432,10 +545,11 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
 
 PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
     try {
-        if (nargs != 6 && nargs != 10)
+        if (nargs != 6 && nargs != 10 && nargs != 14)
             throw py::type_error(
                 "play_moves(table, events, i, draw_cls, discard_cls, th_mask"
-                "[, declare_cls, accept_cls, riichi_cost, recent])");
+                "[, declare_cls, accept_cls, riichi_cost, recent[, call_cls, chi, pon, "
+                "chi_allowed]])");
         const Py_ssize_t i = PyLong_AsSsize_t(args[2]);
         if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
         const unsigned long long th_mask = PyLong_AsUnsignedLongLong(args[5]);
@@ -443,7 +557,7 @@ PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         if (!PyType_Check(args[3]) || !PyType_Check(args[4]))
             throw py::type_error("play_moves: draw_cls and discard_cls must be classes");
         RiichiArgs rr;
-        if (nargs == 10) {
+        if (nargs >= 10) {
             if (!PyType_Check(args[6]) || !PyType_Check(args[7]) || !PyDict_CheckExact(args[9]))
                 throw py::type_error(
                     "play_moves: declare_cls and accept_cls must be classes, recent a dict");
@@ -452,6 +566,16 @@ PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
             rr.cost = PyLong_AsLong(args[8]);
             if (rr.cost == -1 && PyErr_Occurred()) throw py::error_already_set();
             rr.recent = args[9];
+        }
+        if (nargs == 14) {
+            if (!PyType_Check(args[10]))
+                throw py::type_error("play_moves: call_cls must be a class");
+            rr.call_cls = args[10];
+            rr.chi = args[11];
+            rr.pon = args[12];
+            const int allowed = PyObject_IsTrue(args[13]);
+            if (allowed < 0) throw py::error_already_set();
+            rr.chi_allowed = allowed != 0;
         }
         return PyLong_FromSsize_t(play(args[0], args[1], i, args[3], args[4], th_mask, rr));
     } catch (py::error_already_set& e) {
