@@ -502,7 +502,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 set_item(ippatsu, s, Py_False);
             }
             append(PyList_GET_ITEM(discards, s), tile_obj.ptr());
-            set_item(disc_mask, s, PyLong_FromUnsignedLongLong(mask | (1ULL << kind)));
+            if (!((mask >> kind) & 1ULL))  // a kind discarded before keeps its int
+                set_item(disc_mask, s, PyLong_FromUnsignedLongLong(mask | (1ULL << kind)));
             if (!((th_mask >> kind) & 1ULL)) {
                 Py_INCREF(Py_False);
                 set_item(nagashi, s, Py_False);
