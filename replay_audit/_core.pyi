@@ -30,6 +30,10 @@ def init_shuffle_wall(shuffle: str, players: int) -> bytes:
 def sha512(data: bytes) -> bytes:
     """The SHA-512 digest, by the core's own implementation."""
 
+def sha512_128(data: bytes, wide: bool = True) -> bytes:
+    """The SHA-512 digests of ``data``'s 128-byte chunks, end to end, by the wall's
+    code (``wide`` False: never the AVX2 path)."""
+
 def mt19937_outputs(key: Sequence[int], count: int) -> list[int]:
     """``count`` outputs of MT19937 seeded with ``init_by_array(key)``."""
 
