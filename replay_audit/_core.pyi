@@ -30,6 +30,10 @@ def init_shuffle_wall(shuffle: str, players: int) -> bytes:
 def sha512(data: bytes) -> bytes:
     """The SHA-512 digest, by the core's own implementation."""
 
+def sha512_128(data: bytes, wide: bool = True) -> bytes:
+    """The SHA-512 digests of ``data``'s 128-byte chunks, end to end, by the wall's
+    code (``wide`` False: never the AVX2 path)."""
+
 def mt19937_outputs(key: Sequence[int], count: int) -> list[int]:
     """``count`` outputs of MT19937 seeded with ``init_by_array(key)``."""
 
@@ -181,12 +185,23 @@ def play_moves(
     draw_cls: type,
     discard_cls: type,
     th_mask: int,
+    declare_cls: type = ...,
+    accept_cls: type = ...,
+    riichi_cost: int = ...,
+    recent: dict[tuple[int, ...], int] = ...,
+    call_cls: type = ...,
+    chi: object = ...,
+    pon: object = ...,
+    chi_allowed: bool = ...,
     /,
 ) -> int:
     """The replay's plain draws and discards from ``events[i]`` on, on the table's
     state (``replay.state._TableState``: its ``core_lists`` changed in place, its
     counters written back), stopping before anything rare (``replay.moves``): the
-    index reached, or -1 if the first move was declined (the table untouched)."""
+    index reached, or -1 if the first move was declined (the table untouched).  With
+    the next four it also plays the riichi steps inside a run (``recent`` is
+    ``replay.waits._RECENT``), with the last four the chi and pon (``chi`` and ``pon``
+    the ``MeldKind`` members, ``chi_allowed`` the rules' ``chi``)."""
 
 def decode_meld(
     m: int, who: int, gari: bool = False

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from replay_audit.model.events import Discard, Draw, Game
+from replay_audit.model.events import Call, Discard, Draw, Game, RiichiAccept, RiichiDeclare
 from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_json import parse_tenhou_json
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
@@ -106,6 +106,50 @@ def test_the_core_plays_damaged_moves_as_the_reference(
     assert findings > len(games)  # the damage did reach the checks
 
 
+def _damage_riichi(game: Game, rng: random.Random) -> Game:
+    """The game with some of its riichi and calls damaged: a REACH step or call dropped,
+    repeated, moved to another seat or before the move it followed, or the riichi
+    points short (so the core meets every riichi and call it must decline: out of
+    turn, twice, without a declaration, not tenpai, short of points, of no discard,
+    of tiles not held)."""
+    hands = []
+    for hand in game.hands:
+        events = list(hand.events)
+        steps = [
+            i for i, ev in enumerate(events) if type(ev) in (RiichiDeclare, RiichiAccept, Call)
+        ]
+        for i in sorted(rng.sample(steps, min(len(steps), rng.randrange(3))), reverse=True):
+            ev: Any = events[i]
+            how = rng.randrange(5)
+            if how == 0:
+                del events[i]
+            elif how == 1:
+                events.insert(i, ev)
+            elif how == 2:
+                events[i] = dataclasses.replace(ev, seat=(ev.seat + 1) % 4)
+            elif how == 3 and i > 0:
+                events[i - 1], events[i] = events[i], events[i - 1]
+            else:
+                hand = dataclasses.replace(hand, scores=tuple(500 for _ in hand.scores))
+        hands.append(dataclasses.replace(hand, events=tuple(events)))
+    return dataclasses.replace(game, hands=tuple(hands))
+
+
+def test_the_core_plays_damaged_riichi_and_calls_as_the_reference(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(20)
+    games = list(corpus_games.values())[3::7]
+    findings = 0
+    for game in games:
+        damaged = _damage_riichi(game, rng)
+        got, want = _both(damaged, monkeypatch)
+        assert got.findings == want.findings, game.meta.source
+        assert got.hands == want.hands, game.meta.source
+        findings += sum(f.field.startswith(("riichi", "call", "chi")) for f in want.findings)
+    assert findings > len(games) // 2  # the damage did reach the riichi and call checks
+
+
 def test_a_phoenix_game_replays_mostly_in_the_core() -> None:
     """The core is really used: most draws and discards of a clean game are its."""
     from tests.conftest import CORPUS, need
@@ -153,6 +197,58 @@ def test_the_comparison_fails_for_a_core_that_plays_differently() -> None:
     monkeypatch = pytest.MonkeyPatch()
     try:
         monkeypatch.setattr(moves, "CORE_MOVES", forgetful)
+        with pytest.raises(AssertionError):
+            _same(game, monkeypatch)
+    finally:
+        monkeypatch.undo()
+
+
+def test_the_comparison_fails_for_a_core_that_forgets_a_riichi_stick() -> None:
+    """The riichi the core plays is held to the reference too: a core that leaves the
+    sticks on the table as they were is caught on the first phoenix game."""
+    from tests.conftest import CORPUS, need
+
+    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
+    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    assert any(type(ev) is RiichiAccept for h in game.hands for ev in h.events)
+    play = moves.CORE_MOVES
+    assert play is not None
+
+    def stickless(*args: Any) -> Any:
+        before = args[0].sticks
+        got = play(*args)
+        args[0].sticks = before
+        return got
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        monkeypatch.setattr(moves, "CORE_MOVES", stickless)
+        with pytest.raises(AssertionError):
+            _same(game, monkeypatch)
+    finally:
+        monkeypatch.undo()
+
+
+def test_the_comparison_fails_for_a_core_that_loses_a_meld() -> None:
+    """The calls the core plays are held to the reference too: a core whose chi or pon
+    leaves no meld on the table is caught on the first phoenix game."""
+    from tests.conftest import CORPUS, need
+
+    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
+    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    play = moves.CORE_MOVES
+    assert play is not None
+
+    def meldless(*args: Any) -> Any:
+        before = [len(m) for m in args[0].melds]
+        got = play(*args)
+        for seat, melds in enumerate(args[0].melds):
+            del melds[before[seat] :]
+        return got
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        monkeypatch.setattr(moves, "CORE_MOVES", meldless)
         with pytest.raises(AssertionError):
             _same(game, monkeypatch)
     finally:

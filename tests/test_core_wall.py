@@ -318,6 +318,24 @@ def test_sha512_matches_hashlib(data: bytes) -> None:
 
 
 @needs_core
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=11), st.randoms(use_true_random=False))
+def test_sha512_of_128_byte_chunks_matches_hashlib(count: int, rng: random.Random) -> None:
+    """The wall's path (four chunks at a time in AVX2 where the processor has it, two
+    at a time otherwise): both give hashlib's digest of every chunk."""
+    data = rng.randbytes(128 * count)
+    want = b"".join(hashlib.sha512(data[i : i + 128]).digest() for i in range(0, len(data), 128))
+    assert _core.sha512_128(data) == want
+    assert _core.sha512_128(data, False) == want
+
+
+@needs_core
+def test_sha512_of_128_byte_chunks_takes_whole_chunks_only() -> None:
+    with pytest.raises(ValueError):
+        _core.sha512_128(bytes(100))
+
+
+@needs_core
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_words, min_size=1, max_size=700), st.integers(0, 1400))
 @example([0], 10)

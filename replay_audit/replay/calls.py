@@ -1,7 +1,9 @@
 """Calls: chi, pon, the three kans and kita.
 
 Owns ``_Calls``: who may call what and when, the tiles taken from the hand, the
-kan count and its dora, pao (liability) by completed sets, and kita.
+kan count and its dora, pao (liability) by completed sets, and kita.  Inside a run
+of draws and discards the compiled core plays the chi and pon that find nothing
+and make no pao (``replay.moves``); ``_open_call`` is its reference.
 
 Must not: decide a result or read a recorded one.
 """

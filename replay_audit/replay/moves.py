@@ -4,30 +4,40 @@ Owns ``_Moves``, the table's room for the live wall (every draw checked against
 the rebuilt wall), the rivers, nagashi and the kan-dora timing.
 
 ``_moves`` is the reference for draws and discards.  The compiled core
-(``_core.play_moves``, ``src/core/replay.cpp``) plays their common case
-(``_moves_core``): in turn, held, seen once, as the wall has it, no riichi being
-declared, no kan dora due, no rinshan; it stops before anything else, which
-``_moves`` then plays.  ``tests/test_core_replay.py`` holds the two equal over the
-shared corpus.  JSON logs (no copy numbers) and installs without the core use
+(``_core.play_moves``, ``src/core/replay.cpp``) plays their common case: in turn,
+held, seen once, as the wall has it, no kan dora due, no rinshan; inside a run it
+also plays the REACH steps that find nothing (``replay.riichi``'s
+``_riichi_declare`` and ``_riichi_accept`` are their reference) and the riichi
+discard that leaves a wait (remembered in ``waits._RECENT`` as
+``riichi_wait_mask`` does), and the chi and pon of the discard just made that find
+nothing and make no pao (``replay.calls``' ``_open_call`` is their reference).  It
+stops before anything else, which ``_moves`` and the table then play.  ``tests/test_core_replay.py`` holds the two equal over the
+shared corpus and damaged games.  JSON logs (no copy numbers) and installs without the core use
 ``_moves`` alone; so does a replay with ``CORE_MOVES`` set to ``None``.
 
-Must not: handle calls, riichi or results.
+Must not: handle calls, riichi or results in Python (the core's share of them is
+held equal to ``replay.calls`` and ``replay.riichi``).
 """
 
 from __future__ import annotations
 
 from replay_audit.model.events import (
+    Call,
     Discard,
     Draw,
     NewDora,
+    RiichiAccept,
+    RiichiDeclare,
 )
+from replay_audit.model.meld import MeldKind
 from replay_audit.model.tiles import counts34
 from replay_audit.native import _core
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
-from replay_audit.replay.waits import riichi_wait_mask
+from replay_audit.replay.waits import _RECENT, riichi_wait_mask
 
 CORE_MOVES = getattr(_core, "play_moves", None) if _core is not None else None
 """The core's ``play_moves`` (None: a stale build, no core, or switched off by a test)."""
+_CHI, _PON = MeldKind.CHI, MeldKind.PON
 
 
 class _Moves(_TableState):
@@ -37,13 +47,29 @@ class _Moves(_TableState):
 
     def _play_moves(self, events: tuple[object, ...], i: int) -> int:
         """Play draws and discards from ``events[i]`` on; the index reached.  The
-        core plays what it can of the run (``_moves``' common case) on the table
-        itself (its ``core_lists`` and counters); when it declines the first move,
+        core plays what it can of the run (``_moves``' common case, and the riichi
+        steps, chi and pon between its moves) on the table itself (its ``core_lists`` and
+        counters); when it declines the first move,
         ``_moves`` plays that one; without the core, ``_moves`` plays the whole run."""
         play = CORE_MOVES
         if play is None or self.json:
             return self._moves(events, i)
-        j: int = play(self, events, i, Draw, Discard, _TH_MASK)
+        j: int = play(
+            self,
+            events,
+            i,
+            Draw,
+            Discard,
+            _TH_MASK,
+            RiichiDeclare,
+            RiichiAccept,
+            self.rules.riichi_cost,
+            _RECENT,
+            Call,
+            _CHI,
+            _PON,
+            self.rules.chi,
+        )
         if j < 0:  # declined the first move: the reference plays it
             return self._moves(events, i, i + 1)
         return j

@@ -2,6 +2,9 @@
 
 Owns ``_Riichi``: declaring and accepting riichi (points, tenpai, live tiles,
 closed hand) and the furiten check of a ron (own discards, passed tiles, riichi).
+Inside a run of draws and discards the compiled core plays the declarations and
+acceptances that find nothing (``replay.moves``); these methods are its reference
+and play every other one.
 
 Must not: handle calls or score anything.
 """

@@ -222,6 +222,11 @@ class _TableState:
             self.offer_seats,
             self.offer_kinds,
             self.discarded,
+            self.riichi_pos,
+            self.riichi_double,
+            self.scores,
+            self.riichi_accepted,
+            self.melds,
         )
         """The lists ``_core.play_moves`` plays on (``replay.moves``), in its order:
         none of them is ever replaced during a hand, only changed in place."""

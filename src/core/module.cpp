@@ -93,6 +93,18 @@ py::bytes sha512(py::bytes data) {
     return py::bytes(reinterpret_cast<const char*>(out), sizeof out);
 }
 
+// The digests of 128-byte chunks (wall.cpp's path), for the tests: ``wide`` false keeps
+// to the two-lane code, so both paths are held to hashlib on any processor.
+py::bytes sha512_128(py::bytes data, bool wide) {
+    const std::string_view view(data);
+    if (view.size() % 128 != 0) throw py::value_error("sha512_128: whole 128-byte chunks only");
+    const std::size_t count = view.size() / 128;
+    std::string out(count * core::kSha512DigestBytes, '\0');
+    core::sha512_128(reinterpret_cast<const std::uint8_t*>(view.data()), count,
+                     reinterpret_cast<std::uint8_t*>(out.data()), wide);
+    return py::bytes(out);
+}
+
 std::vector<std::uint32_t> mt19937_outputs(const std::vector<std::uint32_t>& key, std::size_t count) {
     if (key.empty()) throw py::value_error("init_by_array needs a non-empty key");
     std::vector<std::uint32_t> out(count);
@@ -825,6 +837,8 @@ PYBIND11_MODULE(_core, m) {
           "One hand's wall from a mid-2009 INIT ``shuffle`` attribute, as ``walls`` lays it\n"
           "out (always flipped).  ValueError for a seed the core declines.");
     m.def("sha512", &sha512, py::arg("data"), "The SHA-512 digest (the core's own code).");
+    m.def("sha512_128", &sha512_128, py::arg("data"), py::arg("wide") = true,
+          "The SHA-512 digests of data's 128-byte chunks, end to end (the wall's code).");
     m.def("mt19937_outputs", &mt19937_outputs, py::arg("key"), py::arg("count"),
           "``count`` outputs of MT19937 seeded with init_by_array(key).");
     m.def("read_mjlog", &read_mjlog, py::arg("data"), py::arg("max_elements") = 200000,
@@ -841,8 +855,10 @@ PYBIND11_MODULE(_core, m) {
         "play_moves",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::play_moves)),
         METH_FASTCALL,
-        "play_moves(table, events, i, draw_cls, discard_cls, th_mask): the replay's runs of\n"
-        "plain draws and discards from events[i] on, on the table's state (changed in\n"
+        "play_moves(table, events, i, draw_cls, discard_cls, th_mask[, declare_cls,\n"
+        "accept_cls, riichi_cost, recent[, call_cls, chi, pon, chi_allowed]]): the replay's\n"
+        "runs of plain draws and discards (and the riichi steps, chi and pon between them)\n"
+        "from events[i] on, on the table's state (changed in\n"
         "place), stopping before anything rare (replay_audit.replay.moves explains): the\n"
         "index reached, or -1 if the first move was declined."};
     m.add_object("play_moves",

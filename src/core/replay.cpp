@@ -3,9 +3,12 @@
 // Raw CPython calls on the replay's lists: the state stays Python's, nothing is copied.
 #include "replay.hpp"
 
+#include "waits.hpp"
+
 #include <structmember.h>
 
 #include <exception>
+#include <utility>
 
 namespace py = pybind11;
 
@@ -116,27 +119,105 @@ PyObject* new_bool(bool b) {
 enum TableSlot {
     kCoreLists, kN, kToDraw, kToAct, kAfterCall, kLive, kRinshanDue, kLiveDrawn, kWall,
     kWallOk, kRiichiDeclared, kDoraPending, kIndicators, kDoraDue, kDrawnRinshan,
-    kLastOffer, kTableSlots
+    kLastOffer, kUninterrupted, kSticks, kTableSlots
 };
 constexpr const char* kTableNames[kTableSlots] = {
     "core_lists", "n", "to_draw", "to_act", "after_call", "live", "rinshan_due",
     "live_drawn", "wall", "wall_ok", "riichi_declared", "dora_pending", "indicators",
-    "dora_due", "drawn_rinshan", "last_offer"};
+    "dora_due", "drawn_rinshan", "last_offer", "uninterrupted", "sticks"};
 constexpr const char* kEventNames[2] = {"seat", "tile"};
+constexpr const char* kRiichiEventNames[1] = {"seat"};
+constexpr Py_ssize_t kCoreListCount = 17;  // state._TableState.core_lists
+
+// What riichi needs besides the table: the REACH classes, the riichi cost and
+// replay.waits._RECENT (riichi_wait_mask's memory, which the statistics read too).
+// Without it (the six-argument form) riichi events end a run, as before.
+struct RiichiArgs {
+    PyObject* declare_cls = nullptr;
+    PyObject* accept_cls = nullptr;
+    long cost = 0;
+    PyObject* recent = nullptr;
+    // Chi and pon (calls._open_call): the Call class, MeldKind.CHI and .PON, rules.chi.
+    PyObject* call_cls = nullptr;
+    PyObject* chi = nullptr;
+    PyObject* pon = nullptr;
+    bool chi_allowed = false;
+};
+
+constexpr const char* kCallNames[2] = {"seat", "meld"};
+constexpr const char* kMeldNames[4] = {"kind", "tiles", "called", "from_seat"};
+
+// compare._meld_shape for chi (three kinds in a row of one suit) and pon (three of a kind).
+bool meld_shape_ok(bool chi, long a, long b, long c) {
+    long k[3] = {a >> 2, b >> 2, c >> 2};
+    if (k[0] > k[1]) std::swap(k[0], k[1]);
+    if (k[1] > k[2]) std::swap(k[1], k[2]);
+    if (k[0] > k[1]) std::swap(k[0], k[1]);
+    if (!chi) return k[0] == k[2];
+    return k[2] < 27 && k[0] / 9 == k[2] / 9 && k[1] == k[0] + 1 && k[2] == k[0] + 2;
+}
+
+// The first item of ``hand`` equal to ``tile`` (list.remove's), or -1.
+Py_ssize_t find_tile(PyObject* hand, PyObject* tile_ptr, long tile, bool& ok) {
+    const Py_ssize_t size = PyList_GET_SIZE(hand);
+    for (Py_ssize_t j = 0; j < size && ok; ++j) {
+        PyObject* held = PyList_GET_ITEM(hand, j);
+        if (held == tile_ptr || (item_long(held, ok) == tile && ok)) return j;
+    }
+    return -1;
+}
+
+// waits.riichi_wait_mask of ``hand`` without its item ``skip``: the mask remembered in
+// ``recent`` under the hand's counts34 tuple, else the core's wait_mask, remembered as
+// riichi_wait_mask does (the dict cleared when it holds 1024).  -1: not for the core
+// (an item that is no tile id, a kind more than four times).
+long long riichi_wait(PyObject* hand, Py_ssize_t skip, PyObject* recent) {
+    std::uint8_t counts[kNumKinds] = {};
+    const Py_ssize_t size = PyList_GET_SIZE(hand);
+    for (Py_ssize_t j = 0; j < size; ++j) {
+        if (j == skip) continue;
+        bool ok = true;
+        const long t = item_long(PyList_GET_ITEM(hand, j), ok);
+        if (!ok || t < 0 || t >= 4 * kNumKinds || ++counts[t >> 2] > 4) return -1;
+    }
+    py::object key = py::reinterpret_steal<py::object>(PyTuple_New(kNumKinds));
+    if (!key) throw py::error_already_set();
+    for (int k = 0; k < kNumKinds; ++k) {
+        PyObject* c = PyLong_FromLong(counts[k]);
+        if (c == nullptr) throw py::error_already_set();
+        PyTuple_SET_ITEM(key.ptr(), k, c);
+    }
+    PyObject* known = PyDict_GetItemWithError(recent, key.ptr());  // borrowed
+    if (known != nullptr) {
+        bool ok = true;
+        const long mask = item_long(known, ok);
+        return ok && mask >= 0 ? mask : -1;
+    }
+    if (PyErr_Occurred()) throw py::error_already_set();
+    const std::uint64_t mask = wait_mask(counts);
+    if (PyDict_GET_SIZE(recent) >= 1024) PyDict_Clear(recent);
+    py::object value = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(mask));
+    if (!value || PyDict_SetItem(recent, key.ptr(), value.ptr()) < 0)
+        throw py::error_already_set();
+    return static_cast<long long>(mask);
+}
 
 // The run itself; returns the index reached, or -1 if the first move was declined
 // (then nothing was changed).
 Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_cls,
-                PyObject* discard_cls, unsigned long long th_mask) {
+                PyObject* discard_cls, unsigned long long th_mask, const RiichiArgs& rr) {
     static Slots<kTableSlots> table_slots;
     static Slots<2> draw_slots, discard_slots;
+    static Slots<1> declare_slots, accept_slots;
+    static Slots<2> call_slots;
+    static Slots<4> meld_slots;
     if (!table_slots.of(Py_TYPE(table), kTableNames))
         throw py::type_error("play_moves: the table must be a replay.state._TableState");
     const Py_ssize_t* at = table_slots.at;
     if (!PyTuple_CheckExact(events)) throw py::type_error("play_moves: events must be a tuple");
     PyObject* lists = slot(table, at[kCoreLists]);
-    if (lists == nullptr || !PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != 12)
-        throw py::value_error("play_moves: the table's core_lists must be a tuple of 12");
+    if (lists == nullptr || !PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != kCoreListCount)
+        throw py::value_error("play_moves: the table's core_lists must be a tuple of 17");
     PyObject* seen = PyTuple_GET_ITEM(lists, 0);
     PyObject* concealed = PyTuple_GET_ITEM(lists, 1);
     PyObject* last_draw = PyTuple_GET_ITEM(lists, 2);
@@ -149,9 +230,15 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     PyObject* offer_seats = PyTuple_GET_ITEM(lists, 9);
     PyObject* offer_kinds = PyTuple_GET_ITEM(lists, 10);
     PyObject* discarded = PyTuple_GET_ITEM(lists, 11);
-    const PyObject* lists_needed[] = {concealed, last_draw, riichi,       ippatsu,
-                                      discards,  disc_mask, nagashi,      last_disc_pos,
-                                      offer_seats, offer_kinds, discarded};
+    PyObject* riichi_pos = PyTuple_GET_ITEM(lists, 12);
+    PyObject* riichi_double = PyTuple_GET_ITEM(lists, 13);
+    PyObject* scores = PyTuple_GET_ITEM(lists, 14);
+    PyObject* riichi_accepted = PyTuple_GET_ITEM(lists, 15);
+    PyObject* melds = PyTuple_GET_ITEM(lists, 16);
+    const PyObject* lists_needed[] = {concealed,   last_draw,     riichi,        ippatsu,
+                                      discards,    disc_mask,     nagashi,       last_disc_pos,
+                                      offer_seats, offer_kinds,   discarded,     riichi_pos,
+                                      riichi_double, scores,      riichi_accepted, melds};
     for (const PyObject* l : lists_needed)
         if (!PyList_CheckExact(const_cast<PyObject*>(l)))
             throw py::type_error("play_moves: the state must be lists");
@@ -166,7 +253,10 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     PyObject* hand_wall = slot(table, at[kWall]);
     if (hand_wall == nullptr) throw py::type_error("play_moves: a table slot is unset");
     const bool check_wall = hand_wall != Py_None && slot_true(table, at[kWallOk]);
-    const long riichi_declared = slot_long(table, at[kRiichiDeclared]);
+    long riichi_declared = slot_long(table, at[kRiichiDeclared]);
+    bool uninterrupted = slot_true(table, at[kUninterrupted]);
+    long sticks = slot_long(table, at[kSticks]);
+    const bool riichi_on = rr.recent != nullptr;
     bool dora_ok = !slot_true(table, at[kDoraPending]);
     if (dora_ok) {
         PyObject* indicators = slot(table, at[kIndicators]);
@@ -190,17 +280,141 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     if (n <= 0 || PyList_GET_SIZE(last_draw) < seats || PyList_GET_SIZE(riichi) < seats ||
         PyList_GET_SIZE(ippatsu) < seats || PyList_GET_SIZE(discards) < seats ||
         PyList_GET_SIZE(disc_mask) < seats || PyList_GET_SIZE(nagashi) < seats ||
-        PyList_GET_SIZE(last_disc_pos) < seats || PyList_GET_SIZE(discarded) < seats)
+        PyList_GET_SIZE(last_disc_pos) < seats || PyList_GET_SIZE(discarded) < seats ||
+        PyList_GET_SIZE(riichi_pos) < seats || PyList_GET_SIZE(riichi_double) < seats ||
+        PyList_GET_SIZE(melds) < seats)
         throw py::value_error("play_moves: every per-seat list needs a slot per seat");
 
     PyTypeObject* draw_t = reinterpret_cast<PyTypeObject*>(draw_cls);
     PyTypeObject* discard_t = reinterpret_cast<PyTypeObject*>(discard_cls);
+    PyTypeObject* declare_t = reinterpret_cast<PyTypeObject*>(rr.declare_cls);
+    PyTypeObject* accept_t = reinterpret_cast<PyTypeObject*>(rr.accept_cls);
     const Py_ssize_t n_ev = PyTuple_GET_SIZE(events);
     int last = 0;
     long last_seat = -1, last_tile = -1;
     for (; i < n_ev; ++i) {
         PyObject* ev = PyTuple_GET_ITEM(events, i);
         PyTypeObject* tp = Py_TYPE(ev);
+        if (riichi_on && last != 0 && (tp == declare_t || tp == accept_t)) {
+            // riichi._riichi_declare / _riichi_accept when they find nothing; never the
+            // first event (the table's loop sends only draws and discards here).
+            Slots<1>& rs = tp == declare_t ? declare_slots : accept_slots;
+            if (!rs.of(tp, kRiichiEventNames)) break;
+            bool ok = true;
+            const long s = item_long(slot(ev, rs.at[0]) ? slot(ev, rs.at[0]) : Py_None, ok);
+            if (!ok || s < 0 || s >= seats) break;
+            PyObject* flag = PyList_GET_ITEM(riichi, s);
+            if (flag != Py_True && flag != Py_False) break;
+            const Py_ssize_t n_scores = PyList_GET_SIZE(scores);
+            long score = 0;
+            if (s < n_scores) {
+                score = item_long(PyList_GET_ITEM(scores, s), ok);
+                if (!ok) break;
+            }
+            if (tp == declare_t) {
+                PyObject* seat_melds = PyList_GET_ITEM(melds, s);
+                if (s != to_act || after_call || flag == Py_True || riichi_declared >= 0 ||
+                    !PyList_CheckExact(seat_melds) || PyList_GET_SIZE(seat_melds) != 0 ||
+                    (s < n_scores && score < rr.cost) || live < 4)
+                    break;
+                riichi_declared = s;
+            } else {
+                if (riichi_declared != s) break;
+                riichi_declared = -1;
+                if (flag == Py_False) {
+                    Py_INCREF(Py_True);
+                    set_item(riichi, s, Py_True);
+                    Py_INCREF(Py_True);
+                    set_item(ippatsu, s, Py_True);
+                    py::object seat = py::reinterpret_steal<py::object>(PyLong_FromLong(s));
+                    append(riichi_accepted, seat.ptr());
+                    sticks += 1;
+                    if (s < n_scores) set_item(scores, s, PyLong_FromLong(score - rr.cost));
+                }
+            }
+            continue;
+        }
+        if (tp == reinterpret_cast<PyTypeObject*>(rr.call_cls) && last == 2) {
+            // calls._open_call, a chi or pon of the discard just made that finds nothing
+            // and cannot make pao; nothing else.
+            if (!call_slots.of(tp, kCallNames)) break;
+            PyObject* seat_obj = slot(ev, call_slots.at[0]);
+            PyObject* meld = slot(ev, call_slots.at[1]);
+            if (seat_obj == nullptr || meld == nullptr) break;
+            if (!meld_slots.of(Py_TYPE(meld), kMeldNames)) break;
+            PyObject* kind = slot(meld, meld_slots.at[0]);
+            PyObject* tiles = slot(meld, meld_slots.at[1]);
+            PyObject* called_obj = slot(meld, meld_slots.at[2]);
+            PyObject* frm_obj = slot(meld, meld_slots.at[3]);
+            const bool chi = kind == rr.chi;
+            if (kind == nullptr || (!chi && kind != rr.pon) || tiles == nullptr ||
+                !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) != 3 ||
+                called_obj == nullptr || frm_obj == nullptr)
+                break;
+            bool ok = true;
+            const long s = item_long(seat_obj, ok);
+            const long called = item_long(called_obj, ok);
+            const long frm = item_long(frm_obj, ok);
+            long t[3];
+            for (int k = 0; k < 3; ++k) t[k] = item_long(PyTuple_GET_ITEM(tiles, k), ok);
+            if (!ok || s < 0 || s >= seats || frm != last_seat || frm == s ||
+                called != last_tile || riichi_declared == s)
+                break;
+            if (chi && (!rr.chi_allowed || frm != ((s - 1) % n + n) % n)) break;
+            bool ids = true;
+            for (const long x : t) ids = ids && x >= 0 && x < 136;
+            if (!ids || !meld_shape_ok(chi, t[0], t[1], t[2])) break;
+            if (PyList_GET_ITEM(riichi, s) != Py_False) break;
+            PyObject* seat_melds = PyList_GET_ITEM(melds, s);
+            if (!PyList_CheckExact(seat_melds)) break;
+            // A pon of a dragon or wind (state._PAO_KINDS) can complete a pao set only
+            // when the seat has called at least two (dragons) or three (winds) sets
+            // before it; then calls._liability is Python's to run.
+            const long pao_needed = !chi && (t[0] >> 2) >= 31 ? 3 : 4;
+            if (!chi && (t[0] >> 2) >= 27 && PyList_GET_SIZE(seat_melds) >= pao_needed - 1) break;
+            // The two tiles from the hand: every tile but the first equal to ``called``.
+            int from_hand[2];
+            int m = 0;
+            bool called_seen = false;
+            for (int k = 0; k < 3; ++k) {
+                if (!called_seen && t[k] == called) {
+                    called_seen = true;
+                } else if (m < 2) {
+                    from_hand[m++] = k;
+                }
+            }
+            if (!called_seen || m != 2 || t[from_hand[0]] == t[from_hand[1]]) break;
+            PyObject* hand = PyList_GET_ITEM(concealed, s);
+            if (!PyList_CheckExact(hand)) break;
+            Py_ssize_t at_hand[2];
+            for (int k = 0; k < 2; ++k) {
+                const long want = t[from_hand[k]];
+                at_hand[k] = find_tile(hand, PyTuple_GET_ITEM(tiles, from_hand[k]), want, ok);
+            }
+            if (!ok || at_hand[0] < 0 || at_hand[1] < 0) break;
+            // Remove the later first, so the earlier index still holds.
+            const Py_ssize_t hi = at_hand[0] > at_hand[1] ? at_hand[0] : at_hand[1];
+            const Py_ssize_t lo = at_hand[0] > at_hand[1] ? at_hand[1] : at_hand[0];
+            if (PyList_SetSlice(hand, hi, hi + 1, nullptr) < 0 ||
+                PyList_SetSlice(hand, lo, lo + 1, nullptr) < 0)
+                throw py::error_already_set();
+            Py_INCREF(Py_False);
+            set_item(nagashi, frm, Py_False);
+            append(seat_melds, meld);
+            uninterrupted = false;
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ippatsu); ++k) {
+                if (PyList_GET_ITEM(ippatsu, k) != Py_False) {
+                    Py_INCREF(Py_False);
+                    set_item(ippatsu, k, Py_False);
+                }
+            }
+            to_draw = -1;
+            to_act = s;
+            after_call = true;
+            last = 3;  // no offer: a call takes it
+            last_seat = -1;
+            continue;
+        }
         if (tp != draw_t && tp != discard_t) break;
         Slots<2>& es = tp == draw_t ? draw_slots : discard_slots;
         if (!es.of(tp, kEventNames)) break;
@@ -243,7 +457,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         } else {
             // moves._moves, a discard: in turn, the tile held as is, no riichi being
             // declared, no kan dora due; after riichi only the drawn tile.
-            if (s != to_act || riichi_declared == s || !dora_ok) break;
+            const bool declaring = riichi_declared == s;
+            if (s != to_act || (declaring && !riichi_on) || !dora_ok) break;
             const bool in_riichi = PyList_GET_ITEM(riichi, s) == Py_True;
             if (PyList_GET_ITEM(riichi, s) != Py_True && PyList_GET_ITEM(riichi, s) != Py_False)
                 break;
@@ -265,6 +480,10 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 }
             }
             if (!ok || found < 0) break;
+            // The riichi discard: it must leave a wait (else Python finds riichi_not_tenpai).
+            if (declaring && riichi_wait(hand, found, rr.recent) <= 0) break;
+            PyObject* disc_flag = PyList_GET_ITEM(discarded, s);
+            if (declaring && disc_flag != Py_True && disc_flag != Py_False) break;
             PyObject* mask_obj = PyList_GET_ITEM(disc_mask, s);
             if (!PyLong_CheckExact(mask_obj)) break;
             unsigned long long mask = PyLong_AsUnsignedLongLong(mask_obj);
@@ -274,12 +493,17 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             }
             if (PyList_SetSlice(hand, found, found + 1, nullptr) < 0) throw py::error_already_set();
             const long kind = tile >> 2;
+            if (declaring) {
+                set_item(riichi_pos, s, PyLong_FromSsize_t(PyList_GET_SIZE(offer_kinds)));
+                set_item(riichi_double, s, new_bool(uninterrupted && disc_flag == Py_False));
+            }
             if (in_riichi) {
                 Py_INCREF(Py_False);
                 set_item(ippatsu, s, Py_False);
             }
             append(PyList_GET_ITEM(discards, s), tile_obj.ptr());
-            set_item(disc_mask, s, PyLong_FromUnsignedLongLong(mask | (1ULL << kind)));
+            if (!((mask >> kind) & 1ULL))  // a kind discarded before keeps its int
+                set_item(disc_mask, s, PyLong_FromUnsignedLongLong(mask | (1ULL << kind)));
             if (!((th_mask >> kind) & 1ULL)) {
                 Py_INCREF(Py_False);
                 set_item(nagashi, s, Py_False);
@@ -307,6 +531,9 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     put(table, at[kRinshanDue], PyLong_FromLong(rinshan_due));
     put(table, at[kLiveDrawn], PyLong_FromLong(live_drawn));
     put(table, at[kDrawnRinshan], new_bool(drawn_rinshan));
+    put(table, at[kRiichiDeclared], PyLong_FromLong(riichi_declared));
+    put(table, at[kSticks], PyLong_FromLong(sticks));
+    put(table, at[kUninterrupted], new_bool(uninterrupted));
     if (last == 2) {  // the run ended on a discard: that is the offer (_OFFER_DISCARD, 0)
         put(table, at[kLastOffer], Py_BuildValue("(lli)", last_seat, last_tile, 0));
     } else {
@@ -319,15 +546,39 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
 
 PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
     try {
-        if (nargs != 6)
-            throw py::type_error("play_moves(table, events, i, draw_cls, discard_cls, th_mask)");
+        if (nargs != 6 && nargs != 10 && nargs != 14)
+            throw py::type_error(
+                "play_moves(table, events, i, draw_cls, discard_cls, th_mask"
+                "[, declare_cls, accept_cls, riichi_cost, recent[, call_cls, chi, pon, "
+                "chi_allowed]])");
         const Py_ssize_t i = PyLong_AsSsize_t(args[2]);
         if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
         const unsigned long long th_mask = PyLong_AsUnsignedLongLong(args[5]);
         if (PyErr_Occurred()) throw py::error_already_set();
         if (!PyType_Check(args[3]) || !PyType_Check(args[4]))
             throw py::type_error("play_moves: draw_cls and discard_cls must be classes");
-        return PyLong_FromSsize_t(play(args[0], args[1], i, args[3], args[4], th_mask));
+        RiichiArgs rr;
+        if (nargs >= 10) {
+            if (!PyType_Check(args[6]) || !PyType_Check(args[7]) || !PyDict_CheckExact(args[9]))
+                throw py::type_error(
+                    "play_moves: declare_cls and accept_cls must be classes, recent a dict");
+            rr.declare_cls = args[6];
+            rr.accept_cls = args[7];
+            rr.cost = PyLong_AsLong(args[8]);
+            if (rr.cost == -1 && PyErr_Occurred()) throw py::error_already_set();
+            rr.recent = args[9];
+        }
+        if (nargs == 14) {
+            if (!PyType_Check(args[10]))
+                throw py::type_error("play_moves: call_cls must be a class");
+            rr.call_cls = args[10];
+            rr.chi = args[11];
+            rr.pon = args[12];
+            const int allowed = PyObject_IsTrue(args[13]);
+            if (allowed < 0) throw py::error_already_set();
+            rr.chi_allowed = allowed != 0;
+        }
+        return PyLong_FromSsize_t(play(args[0], args[1], i, args[3], args[4], th_mask, rr));
     } catch (py::error_already_set& e) {
         e.restore();
     } catch (const py::builtin_exception& e) {

@@ -98,7 +98,162 @@ void compress(std::uint64_t state[8], const std::uint8_t* block) {
     state[7] += h;
 }
 
+// The padding block of a 128-byte message (5.1.2: 0x80, zeros, the length 1024 as a
+// 128-bit big-endian number) is the same for every such message, so its message
+// schedule is too: kRound[t] + W[t] of that block, computed once at compile time.
+struct PadRounds {
+    std::uint64_t kw[80] = {};
+    constexpr PadRounds() {
+        std::uint64_t w[80] = {};
+        w[0] = 0x8000000000000000ULL;
+        w[15] = 1024;
+        for (int t = 16; t < 80; ++t) {
+            const std::uint64_t a = w[t - 15], b = w[t - 2];
+            const std::uint64_t s0 = ((a >> 1) | (a << 63)) ^ ((a >> 8) | (a << 56)) ^ (a >> 7);
+            const std::uint64_t s1 = ((b >> 19) | (b << 45)) ^ ((b >> 61) | (b << 3)) ^ (b >> 6);
+            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+        }
+        for (int t = 0; t < 80; ++t) kw[t] = kRound[t] + w[t];
+    }
+};
+constexpr PadRounds kPad128{};
+
+// ``Lanes`` independent 128-byte messages at once: their rounds interleaved in one loop,
+// so the processor overlaps the lanes' dependency chains (each round waits on the one
+// before it).  The second block of each is the constant padding block (kPad128).
+template <int Lanes>
+void sha512_128_lanes(const std::uint8_t* const* data, std::uint8_t* const* out) {
+    std::uint64_t w[Lanes][80];
+    std::uint64_t st[Lanes][8];
+    for (int l = 0; l < Lanes; ++l) {
+        for (int t = 0; t < 16; ++t) w[l][t] = load_be64(data[l] + 8 * t);
+        for (int t = 16; t < 80; ++t) {
+            const std::uint64_t a = w[l][t - 15], b = w[l][t - 2];
+            const std::uint64_t s0 = rotr(a, 1) ^ rotr(a, 8) ^ (a >> 7);
+            const std::uint64_t s1 = rotr(b, 19) ^ rotr(b, 61) ^ (b >> 6);
+            w[l][t] = w[l][t - 16] + s0 + w[l][t - 7] + s1;
+        }
+        for (int i = 0; i < 8; ++i) st[l][i] = kInitial[i];
+    }
+    for (int block = 0; block < 2; ++block) {
+        std::uint64_t v[Lanes][8];
+        for (int l = 0; l < Lanes; ++l)
+            for (int i = 0; i < 8; ++i) v[l][i] = st[l][i];
+        for (int t = 0; t < 80; ++t) {
+            for (int l = 0; l < Lanes; ++l) {
+                std::uint64_t* x = v[l];
+                const std::uint64_t kw = block == 0 ? kRound[t] + w[l][t] : kPad128.kw[t];
+                const std::uint64_t e = x[4];
+                const std::uint64_t t1 = x[7] + (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) +
+                                         ((e & x[5]) ^ (~e & x[6])) + kw;
+                const std::uint64_t a = x[0];
+                const std::uint64_t t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) +
+                                         ((a & x[1]) ^ (a & x[2]) ^ (x[1] & x[2]));
+                x[7] = x[6];
+                x[6] = x[5];
+                x[5] = e;
+                x[4] = x[3] + t1;
+                x[3] = x[2];
+                x[2] = x[1];
+                x[1] = a;
+                x[0] = t1 + t2;
+            }
+        }
+        for (int l = 0; l < Lanes; ++l)
+            for (int i = 0; i < 8; ++i) st[l][i] += v[l][i];
+    }
+    for (int l = 0; l < Lanes; ++l)
+        for (int i = 0; i < 8; ++i) store_be64(out[l] + 8 * i, st[l][i]);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define REPLAY_AUDIT_SHA512_AVX2 1
+// Four 128-byte messages in the four 64-bit lanes of AVX2 registers (GCC vector
+// extensions, compiled for AVX2 in this function only and run only where the
+// processor has it): the same rounds as sha512_128_lanes, one instruction for four.
+typedef std::uint64_t U64x4 __attribute__((vector_size(32)));
+
+__attribute__((target("avx2"))) inline U64x4 rotr4(U64x4 x, int n) {
+    return (x >> n) | (x << (64 - n));
+}
+
+__attribute__((target("avx2"))) void sha512_128_avx2(const std::uint8_t* const* data,
+                                                      std::uint8_t* const* out) {
+    U64x4 w[80];
+    for (int t = 0; t < 16; ++t) {
+        w[t] = U64x4{load_be64(data[0] + 8 * t), load_be64(data[1] + 8 * t),
+                     load_be64(data[2] + 8 * t), load_be64(data[3] + 8 * t)};
+    }
+    for (int t = 16; t < 80; ++t) {
+        const U64x4 a = w[t - 15], b = w[t - 2];
+        w[t] = w[t - 16] + (rotr4(a, 1) ^ rotr4(a, 8) ^ (a >> 7)) + w[t - 7] +
+               (rotr4(b, 19) ^ rotr4(b, 61) ^ (b >> 6));
+    }
+    U64x4 st[8];
+    for (int i = 0; i < 8; ++i) st[i] = U64x4{} + kInitial[i];
+    for (int block = 0; block < 2; ++block) {
+        U64x4 a = st[0], b = st[1], c = st[2], d = st[3];
+        U64x4 e = st[4], f = st[5], g = st[6], h = st[7];
+        for (int t = 0; t < 80; ++t) {
+            const U64x4 kw = block == 0 ? w[t] + kRound[t] : U64x4{} + kPad128.kw[t];
+            const U64x4 t1 = h + (rotr4(e, 14) ^ rotr4(e, 18) ^ rotr4(e, 41)) +
+                             ((e & f) ^ (~e & g)) + kw;
+            const U64x4 t2 = (rotr4(a, 28) ^ rotr4(a, 34) ^ rotr4(a, 39)) +
+                             ((a & b) ^ (a & c) ^ (b & c));
+            h = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
+        st[0] += a;
+        st[1] += b;
+        st[2] += c;
+        st[3] += d;
+        st[4] += e;
+        st[5] += f;
+        st[6] += g;
+        st[7] += h;
+    }
+    for (int l = 0; l < 4; ++l)
+        for (int i = 0; i < 8; ++i) store_be64(out[l] + 8 * i, st[i][l]);
+}
+
+bool have_avx2() {
+    static const bool have = __builtin_cpu_supports("avx2");
+    return have;
+}
+#endif
+
 }  // namespace
+
+void sha512_128(const std::uint8_t* data, std::size_t count, std::uint8_t* out, bool wide) {
+    std::size_t c = 0;
+#ifdef REPLAY_AUDIT_SHA512_AVX2
+    if (wide && have_avx2()) {
+        for (; c + 4 <= count; c += 4) {
+            const std::uint8_t* in[4] = {data + 128 * c, data + 128 * (c + 1),
+                                         data + 128 * (c + 2), data + 128 * (c + 3)};
+            std::uint8_t* to[4] = {out + 64 * c, out + 64 * (c + 1), out + 64 * (c + 2),
+                                   out + 64 * (c + 3)};
+            sha512_128_avx2(in, to);
+        }
+    }
+#endif
+    for (; c + 2 <= count; c += 2) {
+        const std::uint8_t* in[2] = {data + 128 * c, data + 128 * (c + 1)};
+        std::uint8_t* to[2] = {out + kSha512DigestBytes * c, out + kSha512DigestBytes * (c + 1)};
+        sha512_128_lanes<2>(in, to);
+    }
+    for (; c < count; ++c) {
+        const std::uint8_t* in[1] = {data + 128 * c};
+        std::uint8_t* to[1] = {out + kSha512DigestBytes * c};
+        sha512_128_lanes<1>(in, to);
+    }
+}
 
 void sha512(const std::uint8_t* data, std::size_t len, std::uint8_t* out) {
     std::uint64_t state[8];

@@ -39,14 +39,24 @@ std::string_view split_form(std::string_view seed, std::string_view* rest, bool*
     return strip(*has_key ? seed.substr(0, comma) : seed);
 }
 
-int base64_value(char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
+// Each byte's base64 value, -1 for a byte outside the alphabet: one load per character
+// (a key is 3328 of them, once per game; the chain of range tests cost more).
+struct Base64Values {
+    signed char of[256] = {};
+    constexpr Base64Values() {
+        for (int c = 0; c < 256; ++c) of[c] = -1;
+        for (int v = 0; v < 26; ++v) {
+            of['A' + v] = static_cast<signed char>(v);
+            of['a' + v] = static_cast<signed char>(v + 26);
+        }
+        for (int v = 0; v < 10; ++v) of['0' + v] = static_cast<signed char>(v + 52);
+        of[static_cast<unsigned char>('+')] = 62;
+        of[static_cast<unsigned char>('/')] = 63;
+    }
+};
+constexpr Base64Values kBase64{};
+
+int base64_value(char c) { return kBase64.of[static_cast<unsigned char>(c)]; }
 
 // 3328 base64 characters, no padding, into 624 little-endian words.
 bool base64_key(std::string_view text, std::vector<std::uint32_t>& key) {
@@ -108,6 +118,30 @@ std::uint32_t load_le32(const std::uint8_t* p) {
            static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
 }
 
+// x % d for a 32-bit x and a divisor 1..kMaxWallTiles, by a multiplication with the
+// divisor's precomputed 64-bit reciprocal (Lemire, Kaser and Kurz, "Faster remainder
+// by direct computation", 2019): exact for every 32-bit x and d, and a hand's 136
+// divisions were a fifth of its shuffle.
+#if defined(__SIZEOF_INT128__)
+struct Reciprocals {
+    std::uint64_t of[kMaxWallTiles + 1] = {};
+    constexpr Reciprocals() {
+        for (int d = 1; d <= kMaxWallTiles; ++d)
+            of[d] = ~std::uint64_t{0} / static_cast<std::uint64_t>(d) + 1;
+    }
+};
+constexpr Reciprocals kReciprocal{};
+
+inline std::uint32_t mod_small(std::uint32_t x, int d) {
+    const std::uint64_t low = kReciprocal.of[d] * x;
+    return static_cast<std::uint32_t>((static_cast<unsigned __int128>(low) * d) >> 64);
+}
+#else
+inline std::uint32_t mod_small(std::uint32_t x, int d) {
+    return x % static_cast<std::uint32_t>(d);
+}
+#endif
+
 // Tenhou's Fisher-Yates pass (swap i with i + rnd[i] % (n - i)), read backwards,
 // then the dice from rnd[dice_at] and rnd[dice_at + 1].
 void shuffle_into(const std::uint32_t* rnd, int players, int dice_at, std::uint8_t* out) {
@@ -119,7 +153,7 @@ void shuffle_into(const std::uint32_t* rnd, int players, int dice_at, std::uint8
         tiles[k++] = static_cast<std::uint8_t>(t);
     }
     for (int i = 0; i < n; ++i) {
-        const int j = i + static_cast<int>(rnd[i] % static_cast<std::uint32_t>(n - i));
+        const int j = i + static_cast<int>(mod_small(rnd[i], n - i));
         const std::uint8_t swap = tiles[i];
         tiles[i] = tiles[j];
         tiles[j] = swap;
@@ -140,9 +174,8 @@ void hashed_hand(Mt19937& mt, int players, std::uint8_t* out) {
         src[4 * i + 3] = static_cast<std::uint8_t>(w >> 24);
     }
     std::uint8_t digest[4 * kRndWords];
-    for (int c = 0; c < 4 * kHandWords / kChunkBytes; ++c) {
-        sha512(src + kChunkBytes * c, kChunkBytes, digest + kSha512DigestBytes * c);
-    }
+    static_assert(kChunkBytes == 128, "sha512_128 hashes 128-byte chunks");
+    sha512_128(src, 4 * kHandWords / kChunkBytes, digest);
     std::uint32_t rnd[kRndWords];
     for (int i = 0; i < kRndWords; ++i) rnd[i] = load_le32(digest + 4 * i);
     shuffle_into(rnd, players, kSha512DiceAt, out);
