@@ -4,12 +4,12 @@
 // the events' slots are read at their offsets, as replay.cpp reads them.
 #include "facts.hpp"
 
-#include <structmember.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <exception>
 
+#include "slots.hpp"
 #include "waits.hpp"
 
 namespace py = pybind11;
@@ -21,22 +21,6 @@ namespace {
 constexpr int kMaxSeats = 4;
 constexpr int kTileIds = 136;
 
-// Where instances of ``cls`` keep the object slot ``name``, or -1.
-Py_ssize_t member_offset(PyTypeObject* cls, const char* name) {
-    PyObject* d = PyObject_GetAttrString(reinterpret_cast<PyObject*>(cls), name);
-    if (d == nullptr) {
-        PyErr_Clear();
-        return -1;
-    }
-    Py_ssize_t at = -1;
-    if (Py_TYPE(d) == &PyMemberDescr_Type) {
-        const PyMemberDef* m = reinterpret_cast<PyMemberDescrObject*>(d)->d_member;
-        if (m->type == T_OBJECT_EX) at = m->offset;
-    }
-    Py_DECREF(d);
-    return at;
-}
-
 // The ``seat`` and ``tile`` slots of one event class, found once per class (the class is
 // held, so that no other class can take its address).
 struct EventSlots {
@@ -47,8 +31,8 @@ struct EventSlots {
 
     bool of(PyTypeObject* t, bool with_tile) {
         if (t == type) return ok;
-        seat = member_offset(t, "seat");
-        tile = with_tile ? member_offset(t, "tile") : 0;
+        seat = slot_offset(t, "seat");
+        tile = with_tile ? slot_offset(t, "tile") : 0;
         ok = seat >= 0 && tile >= 0;
         Py_INCREF(t);
         Py_XDECREF(type);
@@ -80,8 +64,8 @@ struct Slots2 {
 
     bool of(PyTypeObject* t, const char* a, const char* b) {
         if (t == type) return ok;
-        at[0] = member_offset(t, a);
-        at[1] = member_offset(t, b);
+        at[0] = slot_offset(t, a);
+        at[1] = slot_offset(t, b);
         ok = at[0] >= 0 && at[1] >= 0;
         Py_INCREF(t);
         Py_XDECREF(type);

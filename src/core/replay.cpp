@@ -3,9 +3,9 @@
 // Raw CPython calls on the replay's lists: the state stays Python's, nothing is copied.
 #include "replay.hpp"
 
+#include "slots.hpp"
 #include "waits.hpp"
 
-#include <structmember.h>
 
 #include <exception>
 #include <utility>
@@ -37,25 +37,6 @@ void append(PyObject* list, PyObject* value) {  // borrows value
     if (PyList_Append(list, value) < 0) throw py::error_already_set();
 }
 
-
-
-// Where an instance of ``cls`` keeps its plain ``__slots__`` member ``name`` (an object
-// slot), or -1 if it is not one.
-Py_ssize_t slot_offset(PyTypeObject* cls, const char* name) {
-    PyObject* d = PyObject_GetAttrString(reinterpret_cast<PyObject*>(cls), name);
-    if (d == nullptr) {
-        PyErr_Clear();
-        return -1;
-    }
-    Py_ssize_t at = -1;
-    if (Py_TYPE(d) == &PyMemberDescr_Type) {
-        const PyMemberDef* m = reinterpret_cast<PyMemberDescrObject*>(d)->d_member;
-        if (m->type == T_OBJECT_EX && !(m->flags & READONLY)) at = m->offset;
-    }
-    Py_DECREF(d);
-    return at;
-}
-
 // The slots ``names`` of one class, found once per class: a slot read at its offset
 // is a load, where getattr is a type lookup per read (most of this function's time,
 // measured, when it read the events' seat and tile and the table's counters so).
@@ -69,7 +50,7 @@ struct Slots {
         if (t == type) return ok;
         ok = true;
         for (int j = 0; j < N; ++j) {
-            at[j] = slot_offset(t, names[j]);
+            at[j] = slot_offset(t, names[j], true);
             ok = ok && at[j] >= 0;
         }
         Py_INCREF(t);
