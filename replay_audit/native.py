@@ -85,15 +85,22 @@ def iter_walls(seed: str, players: int = 4) -> Iterator[Wall]:
     """``replay_audit.wall.iter_walls``, by the compiled core when it can: a game's
     walls hand after hand, without end; a bad seed raises ``ValueError`` here."""
     wall = _wall_module()
-    if _core is not None and seed.isascii():
-        try:
-            stream = _core.WallStream(seed, players)
-        except ValueError:
-            pass
-        else:
-            return _stream_walls(wall.Wall, stream)
+    stream = _core_stream(seed, players)
+    if stream is not None:
+        return _stream_walls(wall.Wall, stream)
     result: Iterator[Wall] = wall.iter_walls(seed, players)
     return result
+
+
+def _core_stream(seed: str, players: int) -> _core.WallStream | None:
+    """The core's wall stream for ``seed``, or None where the core is absent or
+    declines the seed (``replay_audit.wall`` then rebuilds it, or says why not)."""
+    if _core is None or not seed.isascii():
+        return None
+    try:
+        return _core.WallStream(seed, players)
+    except ValueError:
+        return None
 
 
 def _stream_walls(cls: type[Wall], stream: _core.WallStream) -> Iterator[Wall]:
@@ -110,13 +117,9 @@ def iter_wall_tiles(seed: str, players: int = 4) -> tuple[bool, int, Iterator[Se
     dice: read positions below the tile count only); from ``replay_audit.wall``
     it is ``Wall.tiles``.  A bad seed raises ``ValueError`` here, as ``iter_walls``."""
     wall = _wall_module()
-    if _core is not None and seed.isascii():
-        try:
-            stream = _core.WallStream(seed, players)
-        except ValueError:
-            pass
-        else:
-            return stream.flipped, 108 if players == 3 else 136, stream
+    stream = _core_stream(seed, players)
+    if stream is not None:
+        return stream.flipped, 108 if players == 3 else 136, stream
     walls: Iterator[Wall] = wall.iter_walls(seed, players)  # players is 3 or 4 past here
     flipped = wall.seed_format(seed) == wall.FORMAT_HEX
     return flipped, 108 if players == 3 else 136, (w.tiles for w in walls)
