@@ -6,12 +6,12 @@
 // per final-scores line (owari), and a pool of int32 values that the variable-length
 // lists (tile lists, yaku pairs, meld codes) point into as (offset, length) spans.
 //
-// The units are those of replay_audit/events.py: scores in whole points (the XML's
-// hundreds multiplied out), seats absolute, tiles as 136-ids, dice 1-6, ``seq`` the
-// element's index among the root's children.  -1 stands for "none" in every column
-// (no seat, no tile, no row, an absent list).  replay_audit/native.py turns these
-// tables into a ``pyarrow.Table`` of events, or into the very ``Game`` that
-// replay_audit/parsers/tenhou_xml.py builds.
+// The units are those of replay_audit/model/events.py: scores in whole points (the
+// XML's hundreds multiplied out), seats absolute, tiles as 136-ids, dice 1-6, ``seq``
+// the element's index among the root's children.  -1 stands for "none" in every column
+// (no seat, no tile, no row, an absent list).  replay_audit/parsers/tenhou_xml/columns.py
+// turns these tables into a ``pyarrow.Table`` of events; build_events.cpp makes from
+// them the very ``Game`` that the Python reader (parsers/tenhou_xml/) builds.
 #pragma once
 
 #include <cstdint>
