@@ -200,7 +200,7 @@ def play_moves(
     counters written back), stopping before anything rare (``replay.moves``): the
     index reached, or -1 if the first move was declined (the table untouched).  With
     the next four it also plays the riichi steps inside a run (``recent`` is
-    ``replay.waits._RECENT``), with the last four the chi and pon (``chi`` and ``pon``
+    ``replay.waits.RIICHI_WAITS``), with the last four the chi and pon (``chi`` and ``pon``
     the ``MeldKind`` members, ``chi_allowed`` the rules' ``chi``)."""
 
 def decode_meld(

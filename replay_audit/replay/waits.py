@@ -157,8 +157,10 @@ def _special_waits(counts: list[int]) -> int:
     return mask
 
 
-_RECENT: dict[tuple[int, ...], int] = {}
-"""Masks of the latest riichi discards' hands (cleared when full)."""
+RIICHI_WAITS: dict[tuple[int, ...], int] = {}
+"""Masks of the latest riichi discards' hands (cleared when full): ``riichi_wait_mask``'s
+memory, shared by name because the core's riichi steps (``_core.play_moves``, called
+from ``replay.moves``) fill it too, so the statistics find every riichi hand here."""
 
 
 def riichi_wait_mask(counts: list[int]) -> int:
@@ -166,12 +168,12 @@ def riichi_wait_mask(counts: list[int]) -> int:
     checks the wait there, and the statistics' facts ask for the same hand's
     waits when they count them (``stats.facts.riichi_wait_kinds``)."""
     key = tuple(counts)
-    mask = _RECENT.get(key)
+    mask = RIICHI_WAITS.get(key)
     if mask is None:
         mask = wait_mask(counts)
-        if len(_RECENT) >= 1024:
-            _RECENT.clear()
-        _RECENT[key] = mask
+        if len(RIICHI_WAITS) >= 1024:
+            RIICHI_WAITS.clear()
+        RIICHI_WAITS[key] = mask
     return mask
 
 

@@ -111,7 +111,7 @@ constexpr const char* kRiichiEventNames[1] = {"seat"};
 constexpr Py_ssize_t kCoreListCount = 17;  // state._TableState.core_lists
 
 // What riichi needs besides the table: the REACH classes, the riichi cost and
-// replay.waits._RECENT (riichi_wait_mask's memory, which the statistics read too).
+// replay.waits.RIICHI_WAITS (riichi_wait_mask's memory, which the statistics read too).
 // Without it (the six-argument form) riichi events end a run, as before.
 struct RiichiArgs {
     PyObject* declare_cls = nullptr;
