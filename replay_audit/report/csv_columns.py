@@ -30,10 +30,7 @@ from replay_audit.report.tables import (
     INT_COLUMNS,
     SORT_KEYS,
     TABLE_COLUMNS,
-    YAKUMAN_FU_NOTE,
-    is_yakuman_list,
-    limit_name,
-    yaku_names,
+    add_derived_columns,
 )
 
 _INT64 = (-(2**63), 2**63 - 1)
@@ -202,17 +199,6 @@ def _order(name: str, cols: dict[str, list[Any]], n: int) -> list[int] | None:
     return sorted(range(n), key=rows.__getitem__)
 
 
-def _derive(cols: dict[str, list[Any]]) -> None:
-    """The derived hand columns (``tables._add_names``), from the same functions."""
-    for side in ("rec", "comp"):
-        cols[f"{side}_yaku_names"] = [yaku_names(v) for v in cols[f"{side}_yaku"]]
-        cols[f"{side}_limit_name"] = [limit_name(v) for v in cols[f"{side}_limit"]]
-    cols["note"] = [
-        YAKUMAN_FU_NOTE if is_yakuman_list(r) or is_yakuman_list(c) else None
-        for r, c in zip(cols["rec_yaku"], cols["comp_yaku"], strict=True)
-    ]
-
-
 def write_table_csv(path: Path, name: str, read: Callable[[], Iterator[Columns]]) -> bool:
     """Write table ``name`` to ``path`` from its chunks (``read()`` gives them, in
     order, each time it is called) as ``AuditReport`` writes it through pandas.
@@ -236,7 +222,7 @@ def write_table_csv(path: Path, name: str, read: Callable[[], Iterator[Columns]]
             n = chunk.n
             cols = {c: chunk.values.get(c) or [None] * n for c in columns}
             if name == "hands":
-                _derive(cols)
+                add_derived_columns(cols)
             order = _order(name, cols, n)
             rendered = [_rendered(cols[c], kinds[c]) for c in columns]
             rows: Iterable[tuple[Any, ...]] = zip(*rendered, strict=True)

@@ -89,7 +89,7 @@ HAND_COLUMNS = [
 DERIVED_HAND_COLUMNS = frozenset(
     {"rec_limit_name", "comp_limit_name", "rec_yaku_names", "comp_yaku_names", "note"}
 )
-"""Hand columns derived from the others when a table is built (``_add_names``): the
+"""Hand columns derived from the others when a table is built (``add_derived_columns``): the
 words for the codes, so a reader needs no table of Tenhou ids."""
 YAKUMAN_FU_NOTE = "yakuman: fu not compared (a yakuman's fu count for nothing)"
 FINDING_COLUMNS = [
@@ -169,7 +169,7 @@ def _frame(rows: list[dict[str, Any]], columns: list[str] | None = None) -> pd.D
             if c in INT_COLUMNS:
                 df[c] = _int_column(df[c])
         if columns is HAND_COLUMNS:
-            _add_names(df)
+            add_derived_columns(df)
     return df
 
 
@@ -219,14 +219,16 @@ def is_yakuman_list(ids: Any) -> bool:
     return isinstance(ids, str) and ids.split(",")[0].strip() in _YAKUMAN_IDS
 
 
-def _add_names(df: pd.DataFrame) -> None:
-    """Fill the derived hand columns (``DERIVED_HAND_COLUMNS``) in place."""
+def add_derived_columns(table: pd.DataFrame | dict[str, list[Any]]) -> None:
+    """Fill the derived hand columns (``DERIVED_HAND_COLUMNS``) in place, in a
+    DataFrame or in a dict of column lists (``report.csv_columns`` writes the
+    stored CSV from those): one rule for both writers."""
     for side in ("rec", "comp"):
-        df[f"{side}_yaku_names"] = [yaku_names(v) for v in df[f"{side}_yaku"]]
-        df[f"{side}_limit_name"] = [limit_name(v) for v in df[f"{side}_limit"]]
-    df["note"] = [
+        table[f"{side}_yaku_names"] = [yaku_names(v) for v in table[f"{side}_yaku"]]
+        table[f"{side}_limit_name"] = [limit_name(v) for v in table[f"{side}_limit"]]
+    table["note"] = [
         YAKUMAN_FU_NOTE if is_yakuman_list(r) or is_yakuman_list(c) else None
-        for r, c in zip(df["rec_yaku"], df["comp_yaku"], strict=True)
+        for r, c in zip(table["rec_yaku"], table["comp_yaku"], strict=True)
     ]
 
 
