@@ -46,7 +46,17 @@ constexpr std::uint64_t kRound[80] = {
 constexpr std::uint64_t kInitial[8] = {
     0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
 
-inline std::uint64_t rotr(std::uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+constexpr std::uint64_t rotr(std::uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+// FIPS 180-4 6.4.2 step 1: the message schedule, W[16..79] from the block's W[0..15]
+// (constexpr: the padding block's schedule, kPad128, is worked out at compile time).
+constexpr void expand_schedule(std::uint64_t w[80]) {
+    for (int t = 16; t < 80; ++t) {
+        const std::uint64_t s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
+        const std::uint64_t s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
+        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    }
+}
 
 inline std::uint64_t load_be64(const std::uint8_t* p) {
     std::uint64_t v = 0;
@@ -65,11 +75,7 @@ inline void store_be64(std::uint8_t* p, std::uint64_t v) {
 void compress(std::uint64_t state[8], const std::uint8_t* block) {
     std::uint64_t w[80];
     for (int t = 0; t < 16; ++t) w[t] = load_be64(block + 8 * t);
-    for (int t = 16; t < 80; ++t) {
-        const std::uint64_t s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
-        const std::uint64_t s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
-        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-    }
+    expand_schedule(w);
     std::uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
     std::uint64_t e = state[4], f = state[5], g = state[6], h = state[7];
     for (int t = 0; t < 80; ++t) {
@@ -107,12 +113,7 @@ struct PadRounds {
         std::uint64_t w[80] = {};
         w[0] = 0x8000000000000000ULL;
         w[15] = 1024;
-        for (int t = 16; t < 80; ++t) {
-            const std::uint64_t a = w[t - 15], b = w[t - 2];
-            const std::uint64_t s0 = ((a >> 1) | (a << 63)) ^ ((a >> 8) | (a << 56)) ^ (a >> 7);
-            const std::uint64_t s1 = ((b >> 19) | (b << 45)) ^ ((b >> 61) | (b << 3)) ^ (b >> 6);
-            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-        }
+        expand_schedule(w);
         for (int t = 0; t < 80; ++t) kw[t] = kRound[t] + w[t];
     }
 };
@@ -127,12 +128,7 @@ void sha512_128_lanes(const std::uint8_t* const* data, std::uint8_t* const* out)
     std::uint64_t st[Lanes][8];
     for (int l = 0; l < Lanes; ++l) {
         for (int t = 0; t < 16; ++t) w[l][t] = load_be64(data[l] + 8 * t);
-        for (int t = 16; t < 80; ++t) {
-            const std::uint64_t a = w[l][t - 15], b = w[l][t - 2];
-            const std::uint64_t s0 = rotr(a, 1) ^ rotr(a, 8) ^ (a >> 7);
-            const std::uint64_t s1 = rotr(b, 19) ^ rotr(b, 61) ^ (b >> 6);
-            w[l][t] = w[l][t - 16] + s0 + w[l][t - 7] + s1;
-        }
+        expand_schedule(w[l]);
         for (int i = 0; i < 8; ++i) st[l][i] = kInitial[i];
     }
     for (int block = 0; block < 2; ++block) {
