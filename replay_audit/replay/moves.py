@@ -11,9 +11,10 @@ also plays the REACH steps that find nothing (``replay.riichi``'s
 discard that leaves a wait (remembered in ``waits.RIICHI_WAITS`` as
 ``riichi_wait_mask`` does), and the chi and pon of the discard just made that find
 nothing and make no pao (``replay.calls``' ``_open_call`` is their reference).  It
-stops before anything else, which ``_moves`` and the table then play.  ``tests/test_core_replay.py`` holds the two equal over the
-shared corpus and damaged games.  JSON logs (no copy numbers) and installs without the core use
-``_moves`` alone; so does a replay with ``CORE_MOVES`` set to ``None``.
+stops before anything else, which ``_moves`` and the table then play.
+``tests/test_core_replay.py`` holds the two equal over the shared corpus and damaged
+games.  JSON logs (no copy numbers) and installs without the core use ``_moves``
+alone; so does a replay with ``CORE_MOVES`` set to ``None``.
 
 Must not: handle calls, riichi or results in Python (the core's share of them is
 held equal to ``replay.calls`` and ``replay.riichi``).
@@ -48,9 +49,9 @@ class _Moves(_TableState):
     def _play_moves(self, events: tuple[object, ...], i: int) -> int:
         """Play draws and discards from ``events[i]`` on; the index reached.  The
         core plays what it can of the run (``_moves``' common case, and the riichi
-        steps, chi and pon between its moves) on the table itself (its ``core_lists`` and
-        counters); when it declines the first move,
-        ``_moves`` plays that one; without the core, ``_moves`` plays the whole run."""
+        steps, chi and pon between its moves) on the table itself (its ``core_lists``
+        and counters); when it declines the first move, ``_moves`` plays that one;
+        without the core, ``_moves`` plays the whole run."""
         play = CORE_MOVES
         if play is None or self.json:
             return self._moves(events, i)
