@@ -23,6 +23,7 @@ from replay_audit.native import _core
 from replay_audit.replay import waits
 from replay_audit.scoring import agari
 from tests.conftest import CORPUS, need
+from tests.test_replay_waits import _regular, _seven_pairs
 
 pytestmark = pytest.mark.skipif(
     waits.CORE_WAIT_MASK is None or agari.CORE_IS_COMPLETE is None, reason="no compiled core"
@@ -98,28 +99,15 @@ def _complete(draw: st.DrawFn) -> list[int]:
     """A complete hand of 2 to 14 tiles (sets and a pair, seven pairs or kokushi),
     at most four of a kind; quads kept on purpose."""
     shape = draw(st.integers(0, 9))
-    counts = [0] * 34
     if shape == 0:
-        for k in draw(st.lists(st.integers(0, 33), min_size=7, max_size=7, unique=True)):
-            counts[k] = 2
-        return counts
+        return draw(_seven_pairs())
     if shape == 1:
+        counts = [0] * 34
         for k in _KOKUSHI:
             counts[k] = 1
         counts[draw(st.sampled_from(_KOKUSHI))] += 1
         return counts
-    counts[draw(st.integers(0, 33))] += 2
-    for _ in range(draw(st.integers(0, 4))):
-        if draw(st.booleans()):
-            k = draw(st.integers(0, 26).filter(lambda k: k % 9 <= 6))
-            if all(counts[k + i] < 4 for i in range(3)):
-                for i in range(3):
-                    counts[k + i] += 1
-        else:
-            k = draw(st.integers(0, 33))
-            if counts[k] <= 1:
-                counts[k] += 3
-    return counts
+    return draw(_regular())
 
 
 @st.composite
