@@ -188,7 +188,6 @@ def play_moves(
     declare_cls: type = ...,
     accept_cls: type = ...,
     riichi_cost: int = ...,
-    recent: dict[tuple[int, ...], int] = ...,
     call_cls: type = ...,
     chi: object = ...,
     pon: object = ...,
@@ -199,8 +198,8 @@ def play_moves(
     state (``replay.state._TableState``: its ``core_lists`` changed in place, its
     counters written back), stopping before anything rare (``replay.moves``): the
     index reached, or -1 if the first move was declined (the table untouched).  With
-    the next four it also plays the riichi steps inside a run (``recent`` is
-    ``replay.waits.RIICHI_WAITS``), with the last four the chi and pon (``chi`` and ``pon``
+    the next three it also plays the riichi steps inside a run, with the last four
+    the chi and pon (``chi`` and ``pon``
     the ``MeldKind`` members, ``chi_allowed`` the rules' ``chi``)."""
 
 def decode_meld(

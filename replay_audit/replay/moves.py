@@ -8,8 +8,7 @@ the rebuilt wall), the rivers, nagashi and the kan-dora timing.
 held, seen once, as the wall has it, no kan dora due, no rinshan; inside a run it
 also plays the REACH steps that find nothing (``replay.riichi``'s
 ``_riichi_declare`` and ``_riichi_accept`` are their reference) and the riichi
-discard that leaves a wait (remembered in ``waits.RIICHI_WAITS`` as
-``riichi_wait_mask`` does), and the chi and pon of the discard just made that find
+discard that leaves a wait, and the chi and pon of the discard just made that find
 nothing and make no pao (``replay.calls``' ``_open_call`` is their reference).  It
 stops before anything else, which ``_moves`` and the table then play.
 ``tests/test_core_replay.py`` holds the two equal over the shared corpus and damaged
@@ -34,7 +33,7 @@ from replay_audit.model.meld import MeldKind
 from replay_audit.model.tiles import counts34
 from replay_audit.native import _core
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
-from replay_audit.replay.waits import RIICHI_WAITS, riichi_wait_mask
+from replay_audit.replay.waits import wait_mask
 
 CORE_MOVES = getattr(_core, "play_moves", None) if _core is not None else None
 """The core's ``play_moves`` (None: a stale build, no core, or switched off by a test)."""
@@ -65,7 +64,6 @@ class _Moves(_TableState):
             RiichiDeclare,
             RiichiAccept,
             self.rules.riichi_cost,
-            RIICHI_WAITS,
             Call,
             _CHI,
             _PON,
@@ -184,7 +182,7 @@ class _Moves(_TableState):
                         self._find("discard_not_held", f"tile {tile} is not in the hand", seq, s)
                 k = tile >> 2
                 if self.riichi_declared == s:
-                    if not riichi_wait_mask(counts34(concealed[s])):
+                    if not wait_mask(counts34(concealed[s])):
                         self._find("riichi_not_tenpai", "the riichi discard leaves no wait", seq, s)
                     self.riichi_pos[s] = len(kinds)
                     self.riichi_double[s] = self.uninterrupted and not discarded[s]

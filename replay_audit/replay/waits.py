@@ -1,8 +1,7 @@
 """Waits and tenpai of a concealed hand, as bit masks over the 34 kinds.
 
-Owns ``wait_mask`` (and ``hand_wait_mask``, ``_waits``, ``_has_wait``,
-``riichi_wait_mask``): which kinds complete a hand, Tenhou's tenpai (a wait not held
-four times), by suit patterns.
+Owns ``wait_mask`` (and ``hand_wait_mask``, ``_waits``, ``_has_wait``): which kinds
+complete a hand, Tenhou's tenpai (a wait not held four times), by suit patterns.
 
 ``wait_mask`` asks the compiled core (``_core.wait_mask``, ``src/core/waits.cpp``)
 when the install has it, and ``hand_wait_mask`` (the same of tile ids: the core counts
@@ -154,26 +153,6 @@ def _special_waits(counts: list[int]) -> int:
             if _py_is_complete(counts):
                 mask |= 1 << k
             counts[k] -= 1
-    return mask
-
-
-RIICHI_WAITS: dict[tuple[int, ...], int] = {}
-"""Masks of the latest riichi discards' hands (cleared when full): ``riichi_wait_mask``'s
-memory, shared by name because the core's riichi steps (``_core.play_moves``, called
-from ``replay.moves``) fill it too, so the statistics find every riichi hand here."""
-
-
-def riichi_wait_mask(counts: list[int]) -> int:
-    """``wait_mask`` of a hand after its riichi discard, remembered: the replay
-    checks the wait there, and the statistics' facts ask for the same hand's
-    waits when they count them (``stats.facts.riichi_wait_kinds``)."""
-    key = tuple(counts)
-    mask = RIICHI_WAITS.get(key)
-    if mask is None:
-        mask = wait_mask(counts)
-        if len(RIICHI_WAITS) >= 1024:
-            RIICHI_WAITS.clear()
-        RIICHI_WAITS[key] = mask
     return mask
 
 

@@ -30,7 +30,7 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.native import _core
-from replay_audit.replay.waits import riichi_wait_mask
+from replay_audit.replay.waits import wait_mask
 
 SeatFacts = tuple[int | None, int | None, int | None, bool, bool, bool, int, int | None, bool]
 """What one seat did in a hand, from its rarer events: ``(riichi_turn, riichi_order,
@@ -183,4 +183,4 @@ def riichi_wait_kinds(hand: HandLog, seat: int, stop: int) -> int | None:
     counts = [0] * 34
     for x in tiles:
         counts[x >> 2] += 1
-    return riichi_wait_mask(counts).bit_count()
+    return wait_mask(counts).bit_count()

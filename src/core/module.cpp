@@ -856,7 +856,7 @@ PYBIND11_MODULE(_core, m) {
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::play_moves)),
         METH_FASTCALL,
         "play_moves(table, events, i, draw_cls, discard_cls, th_mask[, declare_cls,\n"
-        "accept_cls, riichi_cost, recent[, call_cls, chi, pon, chi_allowed]]): the replay's\n"
+        "accept_cls, riichi_cost[, call_cls, chi, pon, chi_allowed]]): the replay's\n"
         "runs of plain draws and discards (and the riichi steps, chi and pon between them)\n"
         "from events[i] on, on the table's state (changed in\n"
         "place), stopping before anything rare (replay_audit.replay.moves explains): the\n"

@@ -110,14 +110,12 @@ constexpr const char* kEventNames[2] = {"seat", "tile"};
 constexpr const char* kRiichiEventNames[1] = {"seat"};
 constexpr Py_ssize_t kCoreListCount = 17;  // state._TableState.core_lists
 
-// What riichi needs besides the table: the REACH classes, the riichi cost and
-// replay.waits.RIICHI_WAITS (riichi_wait_mask's memory, which the statistics read too).
-// Without it (the six-argument form) riichi events end a run, as before.
+// What riichi needs besides the table: the REACH classes and the riichi cost.
+// Without them (the six-argument form) riichi events end a run, as before.
 struct RiichiArgs {
     PyObject* declare_cls = nullptr;
     PyObject* accept_cls = nullptr;
     long cost = 0;
-    PyObject* recent = nullptr;
     // Chi and pon (calls._open_call): the Call class, MeldKind.CHI and .PON, rules.chi.
     PyObject* call_cls = nullptr;
     PyObject* chi = nullptr;
@@ -148,11 +146,10 @@ Py_ssize_t find_tile(PyObject* hand, PyObject* tile_ptr, long tile, bool& ok) {
     return -1;
 }
 
-// waits.riichi_wait_mask of ``hand`` without its item ``skip``: the mask remembered in
-// ``recent`` under the hand's counts34 tuple, else the core's wait_mask, remembered as
-// riichi_wait_mask does (the dict cleared when it holds 1024).  -1: not for the core
-// (an item that is no tile id, a kind more than four times).
-long long riichi_wait(PyObject* hand, Py_ssize_t skip, PyObject* recent) {
+// The wait mask (replay.waits.wait_mask) of ``hand`` without its item ``skip``, the
+// riichi discard.  -1: not for the core (an item that is no tile id, a kind more than
+// four times).
+long long riichi_wait(PyObject* hand, Py_ssize_t skip) {
     std::uint8_t counts[kNumKinds] = {};
     const Py_ssize_t size = PyList_GET_SIZE(hand);
     for (Py_ssize_t j = 0; j < size; ++j) {
@@ -161,26 +158,7 @@ long long riichi_wait(PyObject* hand, Py_ssize_t skip, PyObject* recent) {
         const long t = item_long(PyList_GET_ITEM(hand, j), ok);
         if (!ok || t < 0 || t >= 4 * kNumKinds || ++counts[t >> 2] > 4) return -1;
     }
-    py::object key = py::reinterpret_steal<py::object>(PyTuple_New(kNumKinds));
-    if (!key) throw py::error_already_set();
-    for (int k = 0; k < kNumKinds; ++k) {
-        PyObject* c = PyLong_FromLong(counts[k]);
-        if (c == nullptr) throw py::error_already_set();
-        PyTuple_SET_ITEM(key.ptr(), k, c);
-    }
-    PyObject* known = PyDict_GetItemWithError(recent, key.ptr());  // borrowed
-    if (known != nullptr) {
-        bool ok = true;
-        const long mask = item_long(known, ok);
-        return ok && mask >= 0 ? mask : -1;
-    }
-    if (PyErr_Occurred()) throw py::error_already_set();
-    const std::uint64_t mask = wait_mask(counts);
-    if (PyDict_GET_SIZE(recent) >= 1024) PyDict_Clear(recent);
-    py::object value = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(mask));
-    if (!value || PyDict_SetItem(recent, key.ptr(), value.ptr()) < 0)
-        throw py::error_already_set();
-    return static_cast<long long>(mask);
+    return static_cast<long long>(wait_mask(counts));
 }
 
 // The run itself; returns the index reached, or -1 if the first move was declined
@@ -237,7 +215,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     long riichi_declared = slot_long(table, at[kRiichiDeclared]);
     bool uninterrupted = slot_true(table, at[kUninterrupted]);
     long sticks = slot_long(table, at[kSticks]);
-    const bool riichi_on = rr.recent != nullptr;
+    const bool riichi_on = rr.declare_cls != nullptr;
     bool dora_ok = !slot_true(table, at[kDoraPending]);
     if (dora_ok) {
         PyObject* indicators = slot(table, at[kIndicators]);
@@ -462,7 +440,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             }
             if (!ok || found < 0) break;
             // The riichi discard: it must leave a wait (else Python finds riichi_not_tenpai).
-            if (declaring && riichi_wait(hand, found, rr.recent) <= 0) break;
+            if (declaring && riichi_wait(hand, found) <= 0) break;
             PyObject* disc_flag = PyList_GET_ITEM(discarded, s);
             if (declaring && disc_flag != Py_True && disc_flag != Py_False) break;
             PyObject* mask_obj = PyList_GET_ITEM(disc_mask, s);
@@ -527,10 +505,10 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
 
 PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
     try {
-        if (nargs != 6 && nargs != 10 && nargs != 14)
+        if (nargs != 6 && nargs != 9 && nargs != 13)
             throw py::type_error(
                 "play_moves(table, events, i, draw_cls, discard_cls, th_mask"
-                "[, declare_cls, accept_cls, riichi_cost, recent[, call_cls, chi, pon, "
+                "[, declare_cls, accept_cls, riichi_cost[, call_cls, chi, pon, "
                 "chi_allowed]])");
         const Py_ssize_t i = PyLong_AsSsize_t(args[2]);
         if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
@@ -539,23 +517,21 @@ PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         if (!PyType_Check(args[3]) || !PyType_Check(args[4]))
             throw py::type_error("play_moves: draw_cls and discard_cls must be classes");
         RiichiArgs rr;
-        if (nargs >= 10) {
-            if (!PyType_Check(args[6]) || !PyType_Check(args[7]) || !PyDict_CheckExact(args[9]))
-                throw py::type_error(
-                    "play_moves: declare_cls and accept_cls must be classes, recent a dict");
+        if (nargs >= 9) {
+            if (!PyType_Check(args[6]) || !PyType_Check(args[7]))
+                throw py::type_error("play_moves: declare_cls and accept_cls must be classes");
             rr.declare_cls = args[6];
             rr.accept_cls = args[7];
             rr.cost = PyLong_AsLong(args[8]);
             if (rr.cost == -1 && PyErr_Occurred()) throw py::error_already_set();
-            rr.recent = args[9];
         }
-        if (nargs == 14) {
-            if (!PyType_Check(args[10]))
+        if (nargs == 13) {
+            if (!PyType_Check(args[9]))
                 throw py::type_error("play_moves: call_cls must be a class");
-            rr.call_cls = args[10];
-            rr.chi = args[11];
-            rr.pon = args[12];
-            const int allowed = PyObject_IsTrue(args[13]);
+            rr.call_cls = args[9];
+            rr.chi = args[10];
+            rr.pon = args[11];
+            const int allowed = PyObject_IsTrue(args[12]);
             if (allowed < 0) throw py::error_already_set();
             rr.chi_allowed = allowed != 0;
         }

@@ -10,9 +10,8 @@ namespace replay_audit::core {
 // (replay_audit.replay.state._TableState): its ``core_lists`` changed in place, its
 // counters read and written back as attributes.  It stops before the first event that
 // is neither or that needs anything rare (a finding, a rinshan draw, kan dora, a tile
-// not held as is).  Given (declare_cls, accept_cls, riichi_cost, recent) too, it plays
-// the REACH steps inside a run and the riichi discard that leaves a wait (``recent``:
-// replay.waits.RIICHI_WAITS, riichi_wait_mask's memory); given (call_cls, chi, pon,
+// not held as is).  Given (declare_cls, accept_cls, riichi_cost) too, it plays the REACH
+// steps inside a run and the riichi discard that leaves a wait; given (call_cls, chi, pon,
 // chi_allowed) as well, the chi and pon of the discard just made that find nothing and
 // make no pao.  Returns the index reached, or -1 if it declined the first move
 // (then the table is as it was).  A raw METH_FASTCALL function: this runs about five
