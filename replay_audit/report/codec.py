@@ -35,48 +35,22 @@ _NATIVE_TYPES: dict[type, pa.DataType] = {
 }
 
 
-def _transpose(
-    rows: Sequence[dict[str, Any]], names: list[str]
-) -> tuple[list[Sequence[Any]], list[list[str] | None]]:
-    """Per column, the value of every row (``None`` where a row lacks the key);
-    per row, the keys it lacks in column order (``None`` when it has them all).
-
-    ``itemgetter`` and ``zip`` do the work in C: the worker stores about a million
-    cells per 500 files, and a Python loop per cell was most of a part's cost.
-    """
-    n = len(names)
-    absent: list[list[str] | None] = [None] * len(rows)
-    if n == 0:
-        return [], absent
-    getter = itemgetter(*names)
-    if not rows or min(map(len, rows)) == n:  # every row has every key: the usual case
-        got = list(map(getter, rows))
-    else:
-        got = []
-        for i, row in enumerate(rows):
-            if len(row) == n:
-                got.append(getter(row))
-            else:
-                absent[i] = [c for c in names if c not in row]
-                got.append(tuple(map(row.get, names)) if n > 1 else row.get(names[0]))
-    if n == 1:
-        return [got], absent
-    if not got:
-        return [() for _ in names], absent
-    return list(zip(*got, strict=True)), absent
-
-
 def _columns(
     rows: Sequence[dict[str, Any]],
 ) -> tuple[list[str], list[Sequence[Any]], list[list[str] | None]]:
-    """The column names of ``rows`` (in the order keys first appear), and what
-    ``_transpose`` gives for them.
+    """The column names of ``rows`` (in the order keys first appear); per column
+    the value of every row (``None`` where a row lacks the key); per row the keys
+    it lacks in column order (``None`` when it has them all; rows with the same
+    keys share one list).
 
-    Rows that all have the first row's keys (every table but ``hands``) take
-    their names from that row instead of a pass over every key of every row (a
-    sixth of a part's cost): the sizes are compared first, and a row with as
-    many keys but other ones makes the ``itemgetter`` fail, which sends the rows
-    the general way.
+    ``map`` with ``itemgetter`` or ``dict.get`` does the work in C: the worker
+    stores about a million cells per 500 files, and a Python loop per cell was
+    most of a part's cost.  Rows that all have the first row's keys (every table
+    but ``hands``) take their names from that row: the sizes are compared first,
+    and a row with as many keys but other ones makes the ``itemgetter`` fail,
+    which sends the rows the general way.  There, rows come in a few key
+    sequences only (three in a chunk of Phoenix ``hands``), so the names and
+    what each row lacks are found once per sequence, not once per row.
     """
     if rows:
         names = list(rows[0])
@@ -88,9 +62,22 @@ def _columns(
                 pass  # as many keys, not the same ones
             else:
                 return names, list(zip(*got, strict=True)), [None] * len(rows)
-    names = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
-    columns, absent = _transpose(rows, names)
-    return names, columns, absent
+    keys = list(map(tuple, rows))
+    sequences = dict.fromkeys(keys)
+    names = list(dict.fromkeys(itertools.chain.from_iterable(sequences)))
+    n = len(names)
+    lacks: dict[tuple[str, ...], list[str] | None] = {
+        seq: None if len(seq) == n else _lacking(names, seq) for seq in sequences
+    }
+    get = dict.get
+    columns: list[Sequence[Any]] = [list(map(get, rows, itertools.repeat(c))) for c in names]
+    return names, columns, list(map(lacks.__getitem__, keys))
+
+
+def _lacking(names: list[str], keys: tuple[str, ...]) -> list[str]:
+    """The names not among ``keys``, in order."""
+    have = set(keys)
+    return [c for c in names if c not in have]
 
 
 def _array(values: Sequence[Any], name: str, json_columns: list[str]) -> pa.Array:
@@ -161,7 +148,8 @@ class Columns:
 
     ``values[name][i]`` is row ``i``'s value (``None`` where the row lacks the key);
     ``absent[i]`` lists the keys row ``i`` lacks (``None``: it has them all, and
-    ``absent`` itself is ``None`` when every row does).  ``names`` is the key order
+    ``absent`` itself is ``None`` when every row does; rows may share a list, so it
+    is read, never changed).  ``names`` is the key order
     of a row read back by ``table_to_rows``.
     """
 

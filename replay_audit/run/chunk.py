@@ -78,6 +78,8 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
 
 def _audit_chunk(task: ChunkTask) -> ChunkResult:
     name, fingerprint = rules_key(task.rules)
+    code = work_key(task.worker)
+    part = task.part if task.out is not None else None
     audits: list[FileAudit] = []
     entries: list[dict[str, Any]] = []
     for path in task.paths:
@@ -94,8 +96,8 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
                 "rules": name,
                 "rules_fingerprint": fingerprint,
                 "schema": SCHEMA_VERSION,
-                "code": work_key(task.worker),
-                "part": task.part if task.out is not None else None,
+                "code": code,
+                "part": part,
                 "file_row": fa.file_row(),
                 "categories": _categories(fa),
             }
@@ -103,8 +105,9 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     if task.out is None:
         return ChunkResult(entries, audits)
     store = Store(Path(task.out))
+    # the index entry's ``file_row`` is the ``files`` table's row (the same dict)
     store.write_part(
-        "files", task.part, [fa.file_row() for fa in audits], [fa.path for fa in audits]
+        "files", task.part, [e["file_row"] for e in entries], [fa.path for fa in audits]
     )
     for table in ROW_TABLES:
         rows = []
