@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.store import (
+    ABSENT_COLUMN,
     INDEX_NAME,
     PARTS_DIR,
     SOURCE_COLUMN,
@@ -171,6 +172,16 @@ def test_codec_sources_refuse_a_source_key_or_a_wrong_count() -> None:
         rows_to_table([{SOURCE_COLUMN: "x"}], ["y"])
     with pytest.raises(ValueError, match="one source per row"):
         rows_to_table([{"a": 1}], [])
+
+
+def test_codec_rows_with_as_many_keys_but_other_ones_keep_every_column() -> None:
+    """Rows of one size whose keys differ (the first row does not name them all)."""
+    rows: list[dict[str, Any]] = [{"a": 1, "b": "x"}, {"a": 2, "c": 2.5}, {"c": None, "b": "y"}]
+    table = rows_to_table(rows, ["s", "t", "u"])
+    assert table.column_names == [SOURCE_COLUMN, "a", "b", "c", ABSENT_COLUMN]
+    assert table_to_rows(table) == [
+        {SOURCE_COLUMN: s, **r} for s, r in zip("stu", rows, strict=True)
+    ]
 
 
 def test_codec_keeps_nan_and_rejects_unknown_types() -> None:

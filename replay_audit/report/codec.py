@@ -35,35 +35,49 @@ _NATIVE_TYPES: dict[type, pa.DataType] = {
 }
 
 
-def _transpose(
-    rows: Sequence[dict[str, Any]], names: list[str]
-) -> tuple[list[Sequence[Any]], list[list[str] | None]]:
-    """Per column, the value of every row (``None`` where a row lacks the key);
-    per row, the keys it lacks in column order (``None`` when it has them all).
+def _columns(
+    rows: Sequence[dict[str, Any]],
+) -> tuple[list[str], list[Sequence[Any]], list[list[str] | None]]:
+    """The column names of ``rows`` (in the order keys first appear); per column
+    the value of every row (``None`` where a row lacks the key); per row the keys
+    it lacks in column order (``None`` when it has them all; rows with the same
+    keys share one list).
 
-    ``itemgetter`` and ``zip`` do the work in C: the worker stores about a million
-    cells per 500 files, and a Python loop per cell was most of a part's cost.
+    ``map`` with ``itemgetter`` or ``dict.get`` does the work in C: the worker
+    stores about a million cells per 500 files, and a Python loop per cell was
+    most of a part's cost.  Rows that all have the first row's keys (every table
+    but ``hands``) take their names from that row: the sizes are compared first,
+    and a row with as many keys but other ones makes the ``itemgetter`` fail,
+    which sends the rows the general way.  There, rows come in a few key
+    sequences only (three in a chunk of Phoenix ``hands``), so the names and
+    what each row lacks are found once per sequence, not once per row.
     """
-    n = len(names)
-    absent: list[list[str] | None] = [None] * len(rows)
-    if n == 0:
-        return [], absent
-    getter = itemgetter(*names)
-    if not rows or min(map(len, rows)) == n:  # every row has every key: the usual case
-        got = list(map(getter, rows))
-    else:
-        got = []
-        for i, row in enumerate(rows):
-            if len(row) == n:
-                got.append(getter(row))
+    if rows:
+        names = list(rows[0])
+        n = len(names)
+        if n > 1 and min(map(len, rows)) == n == max(map(len, rows)):
+            try:
+                got = list(map(itemgetter(*names), rows))
+            except KeyError:
+                pass  # as many keys, not the same ones
             else:
-                absent[i] = [c for c in names if c not in row]
-                got.append(tuple(map(row.get, names)) if n > 1 else row.get(names[0]))
-    if n == 1:
-        return [got], absent
-    if not got:
-        return [() for _ in names], absent
-    return list(zip(*got, strict=True)), absent
+                return names, list(zip(*got, strict=True)), [None] * len(rows)
+    keys = list(map(tuple, rows))
+    sequences = dict.fromkeys(keys)
+    names = list(dict.fromkeys(itertools.chain.from_iterable(sequences)))
+    n = len(names)
+    lacks: dict[tuple[str, ...], list[str] | None] = {
+        seq: None if len(seq) == n else _lacking(names, seq) for seq in sequences
+    }
+    get = dict.get
+    columns: list[Sequence[Any]] = [list(map(get, rows, itertools.repeat(c))) for c in names]
+    return names, columns, list(map(lacks.__getitem__, keys))
+
+
+def _lacking(names: list[str], keys: tuple[str, ...]) -> list[str]:
+    """The names not among ``keys``, in order."""
+    have = set(keys)
+    return [c for c in names if c not in have]
 
 
 def _array(values: Sequence[Any], name: str, json_columns: list[str]) -> pa.Array:
@@ -98,7 +112,7 @@ def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None 
     >>> table_to_rows(rows_to_table(rows)) == rows
     True
     """
-    names = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
+    names, columns, absent = _columns(rows)
     if ABSENT_COLUMN in names:
         raise ValueError(f"rows may not use the reserved column name {ABSENT_COLUMN!r}")
     if sources is not None and len(sources) == len(rows) == 0:
@@ -108,7 +122,6 @@ def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None 
             raise ValueError(f"rows with sources may not use the column name {SOURCE_COLUMN!r}")
         if len(sources) != len(rows):
             raise ValueError("one source per row")
-    columns, absent = _transpose(rows, names)
     json_columns: list[str] = []
     arrays: list[pa.Array] = []
     if sources is not None:
@@ -135,7 +148,8 @@ class Columns:
 
     ``values[name][i]`` is row ``i``'s value (``None`` where the row lacks the key);
     ``absent[i]`` lists the keys row ``i`` lacks (``None``: it has them all, and
-    ``absent`` itself is ``None`` when every row does).  ``names`` is the key order
+    ``absent`` itself is ``None`` when every row does; rows may share a list, so it
+    is read, never changed).  ``names`` is the key order
     of a row read back by ``table_to_rows``.
     """
 
@@ -176,8 +190,7 @@ class Columns:
 
 def rows_columns(rows: Sequence[dict[str, Any]]) -> Columns:
     """Rows as ``Columns`` (the rows ``Columns.rows`` gives back, key order aside)."""
-    names = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
-    columns, absent = _transpose(rows, names)
+    names, columns, absent = _columns(rows)
     values = {c: list(v) for c, v in zip(names, columns, strict=True)}
     return Columns(names, values, absent if any(absent) else None, len(rows))
 

@@ -85,7 +85,7 @@ def file_sha256(path: str | Path) -> str:
         except LogFormatError as exc:  # missing row, no content: unreadable, like a file
             raise OSError(str(exc)) from exc
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open(path, "rb", buffering=0) as f:  # (a log is read in one call: no buffer)
         while block := f.read(1 << 20):
             h.update(block)
     return h.hexdigest()
