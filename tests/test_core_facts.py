@@ -15,14 +15,26 @@ from typing import Any
 
 import pytest
 
-from replay_audit.model.events import Call, Discard, Draw, Game, HandLog, RiichiDeclare
+from replay_audit.model.events import (
+    ABORTIVE_KINDS,
+    Call,
+    Discard,
+    Draw,
+    Game,
+    HandLog,
+    RecordedDraw,
+    RiichiDeclare,
+)
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.parsers.tenhou_json import parse_tenhou_json
-from replay_audit.stats import scan
+from replay_audit.stats import facts, scan
 from replay_audit.stats.facts import hand_facts
 from tests.conftest import FIXTURES
 
-pytestmark = pytest.mark.skipif(scan.CORE_SCAN is None, reason="no compiled core")
+pytestmark = pytest.mark.skipif(
+    scan.CORE_SCAN is None or facts.CORE_ROWS is None, reason="no compiled core"
+)
+_SCAN_ARGS = (scan.EVENT_CLASSES, scan.MELD_KINDS)
 
 
 def _core(hand: HandLog, n: int) -> scan.HandScan | None:
@@ -74,7 +86,25 @@ def _damage(game: Game, rng: random.Random) -> Game:
 def _facts_without_core(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     with monkeypatch.context() as m:
         m.setattr(scan, "CORE_SCAN", None)
+        m.setattr(facts, "CORE_ROWS", None)
         return hand_facts(game)
+
+
+def _items(rows: list[dict[str, Any]]) -> list[list[tuple[str, Any, type]]]:
+    """The rows as their (key, value, type) in order: equal rows with a key moved,
+    or a True where 1 was, differ here."""
+    return [[(k, v, type(v)) for k, v in r.items()] for r in rows]
+
+
+def _rows_declined(game: Game) -> int:
+    """How many hands of ``game`` the core's ``hand_rows`` declines."""
+    core = facts.CORE_ROWS
+    assert core is not None
+    n = game.meta.players
+    ctx = (facts._ROW, ("a", "b", "c", "d")[:n], 1000, *_SCAN_ARGS, facts._KEYS, ABORTIVE_KINDS)
+    return sum(
+        core(h.events, h.haipai, n, h.index, h.label, h.dealer, ctx) is None for h in game.hands
+    )
 
 
 def test_the_core_scans_hands_as_the_reference_on_the_whole_corpus(
@@ -99,8 +129,23 @@ def test_the_core_scans_damaged_hands_as_the_reference(
             seats = scan.py_scan_hand(hand, damaged.meta.players)[0]
             unknown_waits += sum(1 for f in seats if f is not None and f[0] and f[2] is None)
     assert unknown_waits > 0  # the damage did reach the rebuilt waits
-    for game in games[::10]:
-        assert hand_facts(game) == _facts_without_core(game, monkeypatch)
+    for game in games:
+        damaged = _damage(game, rng)
+        assert _items(hand_facts(damaged)) == _items(_facts_without_core(damaged, monkeypatch))
+
+
+def test_the_core_writes_the_rows_of_the_reference_on_the_whole_corpus(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``_core.hand_rows`` gives ``_facts_for_hand``'s rows: the same keys in the same
+    order, the same values of the same types, for every hand of the corpus."""
+    assert len(corpus_games) > 2000
+    hands = sum(len(g.hands) for g in corpus_games.values())
+    declined = 0
+    for path, game in corpus_games.items():
+        assert _items(hand_facts(game)) == _items(_facts_without_core(game, monkeypatch)), path
+        declined += _rows_declined(game)
+    assert declined < hands * 0.05  # the core does write (a nagashi mangan: Python)
 
 
 def test_the_facts_are_the_same_without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,7 +156,7 @@ def test_the_facts_are_the_same_without_the_core(monkeypatch: pytest.MonkeyPatch
         _same(game)
         got = hand_facts(game)
         want = _facts_without_core(game, monkeypatch)
-        assert [list(r.items()) for r in got] == [list(r.items()) for r in want]
+        assert _items(got) == _items(want)
 
 
 def _hand(events: tuple[Any, ...]) -> HandLog:
@@ -161,3 +206,51 @@ def test_the_comparison_fails_for_a_core_that_scans_differently(
     monkeypatch.setattr(scan, "CORE_SCAN", short)
     with pytest.raises(AssertionError):
         _same(game)
+
+
+def test_the_core_rows_decline_what_python_must_write() -> None:
+    """A nagashi mangan, a draw without shown hands (JSON) and a wrong ``ctx`` are
+    not the core's: it declines the first two and refuses the third."""
+    core = facts.CORE_ROWS
+    assert core is not None
+    ctx = (facts._ROW, ("a", "b", "c", "d"), 1000, *_SCAN_ARGS, facts._KEYS, ABORTIVE_KINDS)
+    hand = _hand((Draw(0, 0, 52), Discard(1, 0, 52, False)))
+    args = (hand.events, hand.haipai, 4, 0, "E1", 0)
+    rows = core(*args, ctx)
+    assert rows is not None and [r["result"] for r in rows] == ["none"] * 4
+    for draw in (RecordedDraw(2, "nm"), RecordedDraw(2, "exhaustive", shown=None)):
+        assert core((*hand.events, draw), *args[1:], ctx) is None
+    drawn = core((*hand.events, RecordedDraw(2, "exhaustive", shown=((1, ()),))), *args[1:], ctx)
+    assert drawn is not None and [r["tenpai_at_draw"] for r in drawn] == [False, True, False, False]
+    moved = list(facts._KEYS)
+    moved[3], moved[4] = moved[4], moved[3]
+    with pytest.raises(TypeError, match="column 3"):
+        core(*args, (*ctx[:5], tuple(moved), ctx[6]))
+
+
+def test_the_row_comparison_fails_for_a_core_that_writes_differently(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row equality above can fail: a core that writes ``won`` as an int (equal
+    to the bool, another type) or moves ``chased`` to the end is caught."""
+    game = next(g for p, g in corpus_games.items() if "phoenix" in str(p))
+    core = facts.CORE_ROWS
+    assert core is not None
+    want = _items(_facts_without_core(game, monkeypatch))
+
+    def typed(*args: Any) -> Any:
+        rows = core(*args)
+        for r in rows or ():
+            r["won"] = int(r["won"])
+        return rows
+
+    def moved(*args: Any) -> Any:
+        rows = core(*args)
+        for r in rows or ():
+            r["chased"] = r.pop("chased")
+        return rows
+
+    for wrong in (typed, moved):
+        with monkeypatch.context() as m:
+            m.setattr(facts, "CORE_ROWS", wrong)
+            assert _items(hand_facts(game)) != want

@@ -18,4 +18,12 @@ namespace replay_audit::core {
 // scans it.  A raw METH_FASTCALL function, as play_moves: it runs once a hand.
 PyObject* hand_scan(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// _core.hand_rows(events, haipai, n, index, label, dealer, ctx): one hand's rows of
+// replay_audit.stats.facts.hand_facts (the same dicts, keys in the same order), built from
+// the scan above (facts_rows.cpp).  ``ctx``: per game, ``(base row, player names, riichi
+// cost, classes, meld_kinds, the row's keys, ABORTIVE_KINDS)``.  None when it declines the
+// hand (what hand_scan declines, a nagashi mangan, a draw without shown hands or a win
+// with yaku names (JSON), a value of an odd type): then Python writes its rows.
+PyObject* hand_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
 }  // namespace replay_audit::core

@@ -918,4 +918,13 @@ PYBIND11_MODULE(_core, m) {
         "values), or None if the core declines the hand."};
     m.add_object("hand_scan",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
+    static PyMethodDef hand_rows_def = {
+        "hand_rows",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_rows)),
+        METH_FASTCALL,
+        "hand_rows(events, haipai, n, index, label, dealer, ctx): one hand's rows of\n"
+        "replay_audit.stats.facts.hand_facts (the same dicts), or None if the core declines\n"
+        "the hand."};
+    m.add_object("hand_rows",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_rows_def, nullptr, m.ptr())));
 }
