@@ -243,18 +243,17 @@ def hand_scan(
     RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw, Meld;
     ``meld_kinds``: the MeldKind members in their order."""
 
-def hand_rows(
-    events: tuple[Any, ...],
-    haipai: tuple[tuple[int, ...], ...],
+def game_rows(
+    hands: tuple[Any, ...],
     n: int,
-    index: int,
-    label: str,
-    dealer: int,
     ctx: tuple[Any, ...],
+    fallback: Callable[[Any], list[dict[str, Any]]],
     /,
 ) -> list[dict[str, Any]] | None:
-    """One hand's rows of ``stats.facts.hand_facts`` (the dicts ``_facts_for_hand``
-    writes: the same keys in the same order, the same values), built from the scan
-    above, or None if the core declines the hand (then Python writes them).  ``ctx``,
-    per game: ``(base row, player names, riichi cost, classes, meld_kinds, the row's
-    keys, ABORTIVE_KINDS)``; a TypeError if the keys are not the facts' columns."""
+    """The rows of ``stats.facts.hand_facts`` for a game's hands (the dicts
+    ``_facts_for_hand`` writes: the same keys in the same order, the same values),
+    each hand's built from its scan as above, or ``fallback(hand)``'s for a hand the
+    core declines; None if it declines the game (then Python writes every row).
+    ``ctx``, per game: ``(base row, player names, riichi cost, classes, meld_kinds,
+    the row's keys, ABORTIVE_KINDS)``; a TypeError if the keys are not the facts'
+    columns."""

@@ -9,6 +9,7 @@ facts are the same rows with the core and without it.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from replay_audit.model.events import (
     Discard,
     Draw,
     Game,
+    GameMeta,
     HandLog,
     RecordedDraw,
     RiichiDeclare,
@@ -30,6 +32,9 @@ from replay_audit.parsers.tenhou_json import parse_tenhou_json
 from replay_audit.stats import facts, scan
 from replay_audit.stats.facts import hand_facts
 from tests.conftest import FIXTURES
+
+# the module, not the function ``replay_audit.stats`` re-exports under its name
+game_facts_module = importlib.import_module("replay_audit.stats.game_facts")
 
 pytestmark = pytest.mark.skipif(
     scan.CORE_SCAN is None or facts.CORE_ROWS is None, reason="no compiled core"
@@ -96,15 +101,18 @@ def _items(rows: list[dict[str, Any]]) -> list[list[tuple[str, Any, type]]]:
     return [[(k, v, type(v)) for k, v in r.items()] for r in rows]
 
 
+def _ctx(n: int) -> tuple[Any, ...]:
+    """A ``game_rows`` context for a table of ``n`` seats named a, b, c, d."""
+    return (facts._ROW, ("a", "b", "c", "d")[:n], 1000, *_SCAN_ARGS, facts._KEYS, ABORTIVE_KINDS)
+
+
 def _rows_declined(game: Game) -> int:
-    """How many hands of ``game`` the core's ``hand_rows`` declines."""
+    """How many hands of ``game`` the core's ``game_rows`` declines."""
     core = facts.CORE_ROWS
     assert core is not None
-    n = game.meta.players
-    ctx = (facts._ROW, ("a", "b", "c", "d")[:n], 1000, *_SCAN_ARGS, facts._KEYS, ABORTIVE_KINDS)
-    return sum(
-        core(h.events, h.haipai, n, h.index, h.label, h.dealer, ctx) is None for h in game.hands
-    )
+    declined: list[HandLog] = []
+    core(game.hands, game.meta.players, _ctx(game.meta.players), lambda h: declined.append(h) or [])
+    return len(declined)
 
 
 def test_the_core_scans_hands_as_the_reference_on_the_whole_corpus(
@@ -209,23 +217,26 @@ def test_the_comparison_fails_for_a_core_that_scans_differently(
 
 
 def test_the_core_rows_decline_what_python_must_write() -> None:
-    """A nagashi mangan, a draw without shown hands (JSON) and a wrong ``ctx`` are
-    not the core's: it declines the first two and refuses the third."""
+    """A nagashi mangan and a draw without shown hands (JSON) are left to Python's
+    rows (the fallback), and a wrong ``ctx`` is refused."""
     core = facts.CORE_ROWS
     assert core is not None
-    ctx = (facts._ROW, ("a", "b", "c", "d"), 1000, *_SCAN_ARGS, facts._KEYS, ABORTIVE_KINDS)
-    hand = _hand((Draw(0, 0, 52), Discard(1, 0, 52, False)))
-    args = (hand.events, hand.haipai, 4, 0, "E1", 0)
-    rows = core(*args, ctx)
-    assert rows is not None and [r["result"] for r in rows] == ["none"] * 4
-    for draw in (RecordedDraw(2, "nm"), RecordedDraw(2, "exhaustive", shown=None)):
-        assert core((*hand.events, draw), *args[1:], ctx) is None
-    drawn = core((*hand.events, RecordedDraw(2, "exhaustive", shown=((1, ()),))), *args[1:], ctx)
+    moves = (Draw(0, 0, 52), Discard(1, 0, 52, False))
+
+    def rows(*results: Any) -> list[Any] | None:
+        return core((_hand((*moves, *results)),), 4, _ctx(4), lambda h: ["python"])
+
+    got = rows()
+    assert got is not None and [r["result"] for r in got] == ["none"] * 4
+    assert rows(RecordedDraw(2, "nm")) == ["python"]
+    assert rows(RecordedDraw(2, "exhaustive", shown=None)) == ["python"]
+    drawn = rows(RecordedDraw(2, "exhaustive", shown=((1, ()),)))
     assert drawn is not None and [r["tenpai_at_draw"] for r in drawn] == [False, True, False, False]
+    assert core((_hand(moves),), 5, _ctx(4), lambda h: ["python"]) is None  # 5 seats
     moved = list(facts._KEYS)
     moved[3], moved[4] = moved[4], moved[3]
     with pytest.raises(TypeError, match="column 3"):
-        core(*args, (*ctx[:5], tuple(moved), ctx[6]))
+        core((), 4, (*_ctx(4)[:5], tuple(moved), ABORTIVE_KINDS), lambda h: [])
 
 
 def test_the_row_comparison_fails_for_a_core_that_writes_differently(
@@ -254,3 +265,60 @@ def test_the_row_comparison_fails_for_a_core_that_writes_differently(
         with monkeypatch.context() as m:
             m.setattr(facts, "CORE_ROWS", wrong)
             assert _items(hand_facts(game)) != want
+
+
+def _history_without_core(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    with monkeypatch.context() as m:
+        m.setattr(game_facts_module, "CORE_SCORES", None)
+        return game_facts_module.score_history(game)
+
+
+def test_the_core_writes_the_score_history_of_the_reference_on_the_whole_corpus(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``_core.score_rows`` gives ``py_score_rows``' rows (keys, order, values, types)
+    for every game of the corpus, and declines none of them."""
+    core = game_facts_module.CORE_SCORES
+    assert core is not None
+    for path, game in corpus_games.items():
+        got = game_facts_module.score_history(game)
+        assert _items(got) == _items(_history_without_core(game, monkeypatch)), path
+        keys = game_facts_module._SCORE_KEYS
+        assert core(game.hands, "f", None, ("a",) * game.meta.players, keys) is not None
+
+
+def test_the_score_history_comparison_fails_for_a_core_that_writes_differently(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A core that drops the last seat's rows, or writes a score as a float (equal,
+    another type), is caught by the comparison above."""
+    game = next(g for p, g in corpus_games.items() if "phoenix" in str(p))
+    core = game_facts_module.CORE_SCORES
+    assert core is not None
+    want = _items(_history_without_core(game, monkeypatch))
+
+    def short(*args: Any) -> Any:
+        return [r for r in core(*args) if r["seat"] != 3]
+
+    def floats(*args: Any) -> Any:
+        return [{**r, "score": float(r["score"])} for r in core(*args)]
+
+    for wrong in (short, floats):
+        with monkeypatch.context() as m:
+            m.setattr(game_facts_module, "CORE_SCORES", wrong)
+            assert _items(game_facts_module.score_history(game)) != want
+
+
+def test_the_core_labels_hands_as_the_model_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core writes a hand's label itself (``src/core/hand_label.hpp``): the same
+    string as ``HandLog.label`` for every round of a 4-round game and honba counts of
+    one and two digits, and the property's own answer for a round it does not take."""
+    hands = tuple(
+        dataclasses.replace(_hand(()), index=i, round_index=r, honba=h)
+        for i, (r, h) in enumerate((r, h) for r in (*range(16), -1, 1 << 40) for h in (0, 7, 12))
+    )
+    game = Game(GameMeta("x.xml", "2024-x", "tenhou-xml", 4), (), hands)
+    got = game_facts_module.score_history(game)
+    assert {r["label"] for r in got} >= {"E1-0", "S4-7", "W2-12", "N4-12"}
+    assert _items(got) == _items(_history_without_core(game, monkeypatch))
+    assert _items(hand_facts(game)) == _items(_facts_without_core(game, monkeypatch))

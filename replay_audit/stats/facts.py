@@ -112,13 +112,13 @@ _KEYS = tuple(_ROW)
 """The columns, in order, as the core's ``hand_rows`` takes them (it checks them)."""
 
 CORE_ROWS: Callable[..., list[dict[str, Any]] | None] | None = (
-    getattr(_core, "hand_rows", None) if _core is not None else None
+    getattr(_core, "game_rows", None) if _core is not None else None
 )
-"""The core's ``hand_rows`` (``src/core/facts_rows.cpp``): one hand's rows as
-``_facts_for_hand`` writes them, built in C from its scan, for the hands it takes
-(None: a stale build, no core, or switched off by a test).  ``_facts_for_hand`` stays
-the reference; ``tests/test_core_facts.py`` holds the two equal, row for row, over
-the shared corpus and mutated games."""
+"""The core's ``game_rows`` (``src/core/facts_rows.cpp``): a game's rows as
+``_facts_for_hand`` writes them, built in C from each hand's scan, the hands it
+declines left to ``_facts_for_hand`` (None: a stale build, no core, or switched off by
+a test).  ``_facts_for_hand`` stays the reference; ``tests/test_core_facts.py`` holds
+the two equal, row for row, over the shared corpus and mutated games."""
 
 
 # --------------------------------------------------------------------- hand facts
@@ -230,16 +230,15 @@ def hand_facts(game: Game) -> list[dict[str, Any]]:
     base = {**_ROW, "file": meta.source, "log_id": meta.log_id, "game_type": game_type(game)}
     names = [player_key(game, s) for s in range(n)]
     cost = game_rules(game).riichi_cost
-    rows: list[dict[str, Any]] = []
     core = CORE_ROWS
-    if core is None:
-        for hand in game.hands:
-            rows.extend(_facts_for_hand(hand, n, base, names, cost))
-        return rows
-    ctx = (base, tuple(names), cost, EVENT_CLASSES, MELD_KINDS, _KEYS, ABORTIVE_KINDS)
+    if core is not None:
+        ctx = (base, tuple(names), cost, EVENT_CLASSES, MELD_KINDS, _KEYS, ABORTIVE_KINDS)
+        got = core(game.hands, n, ctx, lambda hand: _facts_for_hand(hand, n, base, names, cost))
+        if got is not None:
+            return got
+    rows: list[dict[str, Any]] = []
     for hand in game.hands:
-        got = core(hand.events, hand.haipai, n, hand.index, hand.label, hand.dealer, ctx)
-        rows.extend(got if got is not None else _facts_for_hand(hand, n, base, names, cost))
+        rows.extend(_facts_for_hand(hand, n, base, names, cost))
     return rows
 
 

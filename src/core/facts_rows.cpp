@@ -10,6 +10,7 @@
 
 #include "facts.hpp"
 #include "facts_scan.hpp"
+#include "hand_label.hpp"
 #include "slots.hpp"
 
 namespace py = pybind11;
@@ -49,7 +50,7 @@ constexpr long kYakuIppatsu = 2;
 constexpr long kYakuDoubleRiichi = 21;
 constexpr long kYakuUra = 53;
 
-// The per-game context hand_rows is given: stats.facts.hand_facts' ``ctx`` tuple.
+// The per-game context game_rows is given: stats.facts.hand_facts' ``ctx`` tuple.
 enum Ctx { kBase, kNames, kCost, kClassesArg, kKindsArg, kKeys, kAbortiveKinds, kCtxSize };
 
 // Named slots of one class, found once per class (the class is held, as facts.cpp does).
@@ -78,6 +79,11 @@ PyObject* slot(PyObject* obj, Py_ssize_t at) {
     PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
     if (v == nullptr) throw Declined{};
     return v;
+}
+
+// A slot's value (borrowed; nullptr while unset).
+PyObject* slot_of_hand(PyObject* obj, Py_ssize_t at) {
+    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
 }
 
 // A plain int's value; Declined for anything else (a bool, a subclass, a huge int).
@@ -171,13 +177,13 @@ bool check_keys(PyObject* keys) {
     static PyObject* checked = nullptr;
     if (keys == checked) return true;
     if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != kCols) {
-        PyErr_SetString(PyExc_TypeError, "hand_rows: the keys must be the 47 facts columns");
+        PyErr_SetString(PyExc_TypeError, "game_rows: the keys must be the 47 facts columns");
         return false;
     }
     for (int c = 0; c < kCols; ++c) {
         PyObject* k = PyTuple_GET_ITEM(keys, c);
         if (!PyUnicode_CheckExact(k) || PyUnicode_CompareWithASCIIString(k, kColNames[c]) != 0) {
-            PyErr_Format(PyExc_TypeError, "hand_rows: column %d must be '%s'", c, kColNames[c]);
+            PyErr_Format(PyExc_TypeError, "game_rows: column %d must be '%s'", c, kColNames[c]);
             return false;
         }
     }
@@ -392,31 +398,73 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
 
 }  // namespace
 
-PyObject* hand_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "hand_rows takes 7 arguments");
+namespace {
+
+// The rows of every hand of ``hands``: each hand's from rows_of, or from ``fallback(hand)``
+// (Python's reference) when rows_of declines it or the hand is not a HandLog as known.
+PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
+    static NamedSlots<4> hand_slots;
+    static const char* const hand_names[4] = {"events", "haipai", "index", "dealer"};
+    enum { hEvents, hHaipai, hIndex, hDealer };
+    py::list out;
+    const Py_ssize_t count = PyTuple_GET_SIZE(hands);
+    for (Py_ssize_t i = 0; i < count; ++i) {
+        PyObject* hand = PyTuple_GET_ITEM(hands, i);
+        py::object got;
+        if (hand_slots.of(Py_TYPE(hand), hand_names)) {
+            PyObject* events = slot_of_hand(hand, hand_slots.at[hEvents]);
+            PyObject* haipai = slot_of_hand(hand, hand_slots.at[hHaipai]);
+            PyObject* index = slot_of_hand(hand, hand_slots.at[hIndex]);
+            PyObject* dealer = slot_of_hand(hand, hand_slots.at[hDealer]);
+            if (events != nullptr && haipai != nullptr && index != nullptr && dealer != nullptr &&
+                PyTuple_CheckExact(events) && PyTuple_CheckExact(haipai) &&
+                PyLong_CheckExact(dealer)) {
+                PyObject* label = hand_label(hand);
+                if (label == nullptr) throw py::error_already_set();
+                py::object label_owner = py::reinterpret_steal<py::object>(label);
+                int overflow = 0;
+                const long seat = PyLong_AsLongAndOverflow(dealer, &overflow);
+                if (overflow == 0) {
+                    try {
+                        got = py::reinterpret_steal<py::object>(
+                            rows_of(events, haipai, n, index, label, seat, ctx));
+                    } catch (const Declined&) {
+                    }
+                }
+            }
+        }
+        if (!got) {
+            PyObject* rows = PyObject_CallOneArg(fallback, hand);
+            if (rows == nullptr) throw py::error_already_set();
+            got = py::reinterpret_steal<py::object>(rows);
+        }
+        const Py_ssize_t end = PyList_GET_SIZE(out.ptr());
+        if (PyList_SetSlice(out.ptr(), end, end, got.ptr()) < 0) throw py::error_already_set();
+    }
+    return out.release().ptr();
+}
+
+}  // namespace
+
+PyObject* game_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "game_rows takes 4 arguments");
         return nullptr;
     }
-    PyObject* ctx = args[6];
+    PyObject* ctx = args[2];
     if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != kCtxSize) {
-        PyErr_SetString(PyExc_TypeError, "hand_rows: the context must be a 7-tuple");
+        PyErr_SetString(PyExc_TypeError, "game_rows: the context must be a 7-tuple");
         return nullptr;
     }
     PyObject* const* c = &PyTuple_GET_ITEM(ctx, 0);
     if (!check_classes(c[kClassesArg], c[kKindsArg]) || !check_keys(c[kKeys])) return nullptr;
-    PyObject* events = args[0];
-    PyObject* haipai = args[1];
-    if (!PyTuple_CheckExact(events) || !PyTuple_CheckExact(haipai) ||
-        !PyLong_CheckExact(args[2]) || !PyLong_CheckExact(args[5]))
-        Py_RETURN_NONE;
+    PyObject* hands = args[0];
+    if (!PyTuple_CheckExact(hands) || !PyLong_CheckExact(args[1])) Py_RETURN_NONE;
     int overflow = 0;
-    const long n = PyLong_AsLongAndOverflow(args[2], &overflow);
-    const long dealer = PyLong_AsLongAndOverflow(args[5], &overflow);
+    const long n = PyLong_AsLongAndOverflow(args[1], &overflow);
     if (overflow != 0 || n < 1 || n > kMaxSeats) Py_RETURN_NONE;
     try {
-        return rows_of(events, haipai, n, args[3], args[4], dealer, c);
-    } catch (const Declined&) {
-        Py_RETURN_NONE;
+        return all_rows(hands, n, c, args[3]);
     } catch (py::error_already_set& e) {
         e.restore();
         return nullptr;

@@ -1,5 +1,5 @@
 // The statistics' per-hand event scan, shared by ``_core.hand_scan`` (facts.cpp: the scan
-// as a tuple, held equal to replay_audit.stats.scan.py_scan_hand) and ``_core.hand_rows``
+// as a tuple, held equal to replay_audit.stats.scan.py_scan_hand) and ``_core.game_rows``
 // (facts_rows.cpp: the scan written straight into the facts' rows).  Internal to the
 // core: module.cpp only sees facts.hpp.
 #pragma once
@@ -47,7 +47,7 @@ struct Scan {
 void scan_hand(Scan& out, PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
                PyObject* const* kinds);
 
-// ``classes`` and ``meld_kinds`` as hand_scan and hand_rows take them: true if fit, else
+// ``classes`` and ``meld_kinds`` as hand_scan and game_rows take them: true if fit, else
 // false with a TypeError set.
 bool check_classes(PyObject* classes, PyObject* kinds);
 
