@@ -187,6 +187,9 @@ def test_the_core_declines_what_python_must_answer() -> None:
     # a seat that is not a plain int, and a tile id outside 0-135: Python answers
     assert _core(_hand((Discard(0, -1, 4, False),)), 4) is None
     assert _core(_hand((Draw(0, 0, 136),)), 4) is None
+    # a dealt tile id wider than a C long: declined, with no OverflowError left set
+    wide = dataclasses.replace(_hand(()), haipai=((1 << 70, *range(12)),) * 4)
+    assert _core(wide, 4) is None
     # a call before the riichi discard: Python rebuilds the concealed tiles
     kan = Call(0, 0, Meld(MeldKind.ANKAN, (0, 1, 2, 3), None, None))
     assert _core(_hand((kan, *riichi)), 4) is None

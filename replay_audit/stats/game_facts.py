@@ -119,11 +119,16 @@ def dealer_streaks(game: Game) -> dict[int, int]:
     """
     best: dict[int, int] = {}
     run_round: int | None = None
-    run = 0
+    repeats = 0  # of the current dealership so far
     for hand in game.hands:
-        run = run + 1 if hand.round_index == run_round else 1
-        run_round = hand.round_index
-        best[hand.dealer] = max(best.get(hand.dealer, 0), run - 1)
+        if hand.round_index == run_round:
+            repeats += 1
+        else:
+            repeats = 0
+            run_round = hand.round_index
+        # a plain comparison, not max(): this runs once a hand
+        if repeats > best.get(hand.dealer, -1):
+            best[hand.dealer] = repeats
     return best
 
 

@@ -171,7 +171,8 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
         for (Py_ssize_t j = 0; j < size; ++j) {
             PyObject* v = PyTuple_GET_ITEM(deal, j);
             if (!PyLong_CheckExact(v)) throw Declined{};
-            const long id = PyLong_AsLong(v);
+            // inline, and without PyLong_AsLong's OverflowError left set on a wide int
+            const long id = one_digit(v);
             if (id < 0 || id >= kTileIds) throw Declined{};  // (bytes() takes 0-255)
             out[2 * j] = "0123456789abcdef"[id >> 4];
             out[2 * j + 1] = "0123456789abcdef"[id & 15];
