@@ -109,7 +109,7 @@ _ROW: dict[str, Any] = {
 """A hand-facts row at its defaults, its keys in the columns' order: each row is a
 copy with what differs written in (cheaper than a literal of every column)."""
 _KEYS = tuple(_ROW)
-"""The columns, in order, as the core's ``hand_rows`` takes them (it checks them)."""
+"""The columns, in order, as the core's ``game_rows`` takes them (it checks them)."""
 
 CORE_ROWS: Callable[..., list[dict[str, Any]] | None] | None = (
     getattr(_core, "game_rows", None) if _core is not None else None

@@ -46,7 +46,7 @@ class SeatFacts(NamedTuple):
     """The wait kinds after the riichi discard (``riichi_wait_kinds``)."""
     riichi_accepted: bool
     called: bool
-    """A chi, pon or open kan (one that opens the hand)."""
+    """A call that opens the hand (``Meld.opened``: chi, pon, open or added kan)."""
     closed_kan: bool
     kita: int
     win_turn: int | None
