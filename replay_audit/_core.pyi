@@ -257,3 +257,15 @@ def game_rows(
     ``ctx``, per game: ``(base row, player names, riichi cost, classes, meld_kinds,
     the row's keys, ABORTIVE_KINDS)``; a TypeError if the keys are not the facts'
     columns."""
+
+def score_rows(
+    hands: tuple[Any, ...],
+    file: str,
+    log_id: str | None,
+    names: tuple[str, ...],
+    keys: tuple[str, ...],
+    /,
+) -> list[dict[str, Any]] | None:
+    """The per-hand rows of ``stats.game_facts.score_history`` (``py_score_rows``'
+    dicts: ``keys`` in order, one per hand and seat that has a score and a name), or
+    None if a hand is not a ``HandLog`` as the core knows it."""
