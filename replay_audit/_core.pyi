@@ -242,3 +242,30 @@ def hand_scan(
     core declines the hand (then Python scans it).  ``classes``: Draw, Discard,
     RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw, Meld;
     ``meld_kinds``: the MeldKind members in their order."""
+
+def game_rows(
+    hands: tuple[Any, ...],
+    n: int,
+    ctx: tuple[Any, ...],
+    fallback: Callable[[Any], list[dict[str, Any]]],
+    /,
+) -> list[dict[str, Any]] | None:
+    """The rows of ``stats.facts.hand_facts`` for a game's hands (the dicts
+    ``_facts_for_hand`` writes: the same keys in the same order, the same values),
+    each hand's built from its scan as above, or ``fallback(hand)``'s for a hand the
+    core declines; None if it declines the game (then Python writes every row).
+    ``ctx``, per game: ``(base row, player names, riichi cost, classes, meld_kinds,
+    the row's keys, ABORTIVE_KINDS)``; a TypeError if the keys are not the facts'
+    columns."""
+
+def score_rows(
+    hands: tuple[Any, ...],
+    file: str,
+    log_id: str | None,
+    names: tuple[str, ...],
+    keys: tuple[str, ...],
+    /,
+) -> list[dict[str, Any]] | None:
+    """The per-hand rows of ``stats.game_facts.score_history`` (``py_score_rows``'
+    dicts: ``keys`` in order, one per hand and seat that has a score and a name), or
+    None if a hand is not a ``HandLog`` as the core knows it."""

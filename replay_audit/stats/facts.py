@@ -19,9 +19,11 @@ Must not: aggregate, read files or render.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from replay_audit.model.events import (
+    ABORTIVE_KINDS,
     Discard,
     Game,
     HandLog,
@@ -29,6 +31,7 @@ from replay_audit.model.events import (
     RecordedWin,
 )
 from replay_audit.model.tiles import is_terminal_or_honor, kind
+from replay_audit.native import _core
 from replay_audit.stats.game_facts import dealer_streaks as dealer_streaks
 from replay_audit.stats.game_facts import game_facts as game_facts
 from replay_audit.stats.game_facts import placements as placements
@@ -41,8 +44,8 @@ from replay_audit.stats.identity import platform as platform
 from replay_audit.stats.identity import player_key as player_key
 from replay_audit.stats.identity import seats as seats
 from replay_audit.stats.identity import start_shanten as start_shanten
+from replay_audit.stats.scan import EVENT_CLASSES, MELD_KINDS, scan_hand
 from replay_audit.stats.scan import riichi_wait_kinds as riichi_wait_kinds
-from replay_audit.stats.scan import scan_hand
 
 YAKU_IPPATSU = 2
 YAKU_DOUBLE_RIICHI = 21
@@ -105,6 +108,17 @@ _ROW: dict[str, Any] = {
 }
 """A hand-facts row at its defaults, its keys in the columns' order: each row is a
 copy with what differs written in (cheaper than a literal of every column)."""
+_KEYS = tuple(_ROW)
+"""The columns, in order, as the core's ``game_rows`` takes them (it checks them)."""
+
+CORE_ROWS: Callable[..., list[dict[str, Any]] | None] | None = (
+    getattr(_core, "game_rows", None) if _core is not None else None
+)
+"""The core's ``game_rows`` (``src/core/facts_rows.cpp``): a game's rows as
+``_facts_for_hand`` writes them, built in C from each hand's scan, the hands it
+declines left to ``_facts_for_hand`` (None: a stale build, no core, or switched off by
+a test).  ``_facts_for_hand`` stays the reference; ``tests/test_core_facts.py`` holds
+the two equal, row for row, over the shared corpus and mutated games."""
 
 
 # --------------------------------------------------------------------- hand facts
@@ -216,6 +230,12 @@ def hand_facts(game: Game) -> list[dict[str, Any]]:
     base = {**_ROW, "file": meta.source, "log_id": meta.log_id, "game_type": game_type(game)}
     names = [player_key(game, s) for s in range(n)]
     cost = game_rules(game).riichi_cost
+    core = CORE_ROWS
+    if core is not None:
+        ctx = (base, tuple(names), cost, EVENT_CLASSES, MELD_KINDS, _KEYS, ABORTIVE_KINDS)
+        got = core(game.hands, n, ctx, lambda hand: _facts_for_hand(hand, n, base, names, cost))
+        if got is not None:
+            return got
     rows: list[dict[str, Any]] = []
     for hand in game.hands:
         rows.extend(_facts_for_hand(hand, n, base, names, cost))
@@ -268,25 +288,25 @@ def _facts_for_hand(
         row["delta"] = row["net"] = delta[seat]
         facts = seat_facts[seat]
         if facts is not None:
-            turn, order, waits, accepted, called, ankan, kita, win_turn, _ = facts
-            if turn is not None:
+            order = facts.riichi_order
+            if facts.riichi_turn is not None:
                 row["riichi_declared"] = True
-                row["riichi_turn"] = turn
+                row["riichi_turn"] = facts.riichi_turn
                 row["riichi_order"] = order
-                row["riichi_waits"] = waits
+                row["riichi_waits"] = facts.riichi_waits
                 row["chased"] = order is not None and order < declared
-            if accepted:
+            if facts.riichi_accepted:
                 row["riichi_accepted"] = True
                 row["riichi_stick"] = cost
                 row["net"] = delta[seat] - cost
-            if called:
+            if facts.called:
                 row["called"] = True
-            if ankan:
+            if facts.closed_kan:
                 row["closed_kan"] = True
-            if kita:
-                row["kita"] = kita
-            if win_turn is not None:
-                row["win_turn"] = win_turn
+            if facts.kita:
+                row["kita"] = facts.kita
+            if facts.win_turn is not None:
+                row["win_turn"] = facts.win_turn
         rows.append(row)
 
     for w in wins:
@@ -298,7 +318,7 @@ def _facts_for_hand(
             for seat in range(n):
                 rows[seat]["tenpai_at_draw"] = _draw_tenpai(d, seat)
         if d.kind == "nm":
-            taken = {s for s, f in enumerate(seat_facts) if f is not None and f[8]}
+            taken = {s for s, f in enumerate(seat_facts) if f is not None and f.discards_taken}
             for seat in _nagashi_seats(d, n, taken, hand):
                 rows[seat]["nagashi"] = True
     return rows

@@ -9,12 +9,14 @@ Must not: aggregate over games (``stats.aggregate``) or render anything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from replay_audit.model.events import (
     Game,
+    HandLog,
 )
+from replay_audit.native import _core
 from replay_audit.stats.identity import game_rules, game_type, lobby, platform, player_key, seats
 from replay_audit.stats.tenhou_rank import rate_change
 
@@ -29,7 +31,8 @@ def placements(scores: Iterable[int]) -> tuple[int, ...]:
     (2, 1, 3, 4)
     """
     scores = list(scores)
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    # reverse=True keeps a stable sort stable: equal scores stay in seat order
+    order = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)
     places = [0] * len(scores)
     for place, seat in enumerate(order, start=1):
         places[seat] = place
@@ -116,15 +119,31 @@ def dealer_streaks(game: Game) -> dict[int, int]:
     """
     best: dict[int, int] = {}
     run_round: int | None = None
-    run = 0
+    repeats = 0  # of the current dealership so far
     for hand in game.hands:
-        run = run + 1 if hand.round_index == run_round else 1
-        run_round = hand.round_index
-        best[hand.dealer] = max(best.get(hand.dealer, 0), run - 1)
+        if hand.round_index == run_round:
+            repeats += 1
+        else:
+            repeats = 0
+            run_round = hand.round_index
+        # a plain comparison, not max(): this runs once a hand
+        if repeats > best.get(hand.dealer, -1):
+            best[hand.dealer] = repeats
     return best
 
 
 # ------------------------------------------------------------------ score history
+
+_SCORE_KEYS = ("file", "log_id", "hand_index", "label", "seat", "name", "score")
+"""The score history's columns, in order (the core's ``score_rows`` writes them)."""
+
+CORE_SCORES: Callable[..., list[dict[str, Any]] | None] | None = (
+    getattr(_core, "score_rows", None) if _core is not None else None
+)
+"""The core's ``score_rows`` (``src/core/score_rows.cpp``): the per-hand rows of
+``score_history`` as ``py_score_rows`` writes them (None: a stale build, no core, or
+switched off by a test); ``tests/test_core_facts.py`` holds the two equal over the
+shared corpus."""
 
 
 def score_history(game: Game) -> list[dict[str, Any]]:
@@ -136,25 +155,10 @@ def score_history(game: Game) -> list[dict[str, Any]]:
     meta = game.meta
     n = meta.players
     file, log_id = meta.source, meta.log_id
-    names = [player_key(game, seat) for seat in range(n)]  # once per game, not per row
-    rows: list[dict[str, Any]] = []
-
-    def add(index: int, label: str, scores: tuple[int, ...]) -> None:
-        for seat in range(min(n, len(scores))):
-            rows.append(
-                {
-                    "file": file,
-                    "log_id": log_id,
-                    "hand_index": index,
-                    "label": label,
-                    "seat": seat,
-                    "name": names[seat],
-                    "score": scores[seat],
-                }
-            )
-
-    for hand in game.hands:
-        add(hand.index, hand.label, hand.scores)
+    names = tuple(player_key(game, seat) for seat in range(n))  # once per game, not per row
+    core = CORE_SCORES
+    got = core(game.hands, file, log_id, names, _SCORE_KEYS) if core is not None else None
+    rows = got if got is not None else py_score_rows(game.hands, file, log_id, names)
     final: tuple[int, ...] = ()
     if game.owari is not None:
         final = game.owari.scores
@@ -163,5 +167,38 @@ def score_history(game: Game) -> list[dict[str, Any]]:
         if last.scores_before and last.deltas:
             final = tuple(b + d for b, d in zip(last.scores_before, last.deltas, strict=False))
     if final:
-        add(len(game.hands), "final", final)
+        rows += _score_rows(len(game.hands), "final", final, file, log_id, names)
     return rows
+
+
+def py_score_rows(
+    hands: tuple[HandLog, ...], file: str, log_id: str | None, names: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """The rows of ``hands`` in the score history (the reference of the core's
+    ``score_rows``): one per hand and seat that has both a score and a name."""
+    rows: list[dict[str, Any]] = []
+    for hand in hands:
+        rows += _score_rows(hand.index, hand.label, hand.scores, file, log_id, names)
+    return rows
+
+
+def _score_rows(
+    index: int,
+    label: str,
+    scores: tuple[int, ...],
+    file: str,
+    log_id: str | None,
+    names: tuple[str, ...],
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "file": file,
+            "log_id": log_id,
+            "hand_index": index,
+            "label": label,
+            "seat": seat,
+            "name": name,
+            "score": score,
+        }
+        for seat, (name, score) in enumerate(zip(names, scores, strict=False))
+    ]

@@ -16,7 +16,7 @@ Must not: build fact rows (``stats.facts``), read files or aggregate.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from replay_audit.model.events import (
     Call,
@@ -32,13 +32,28 @@ from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.native import _core
 from replay_audit.replay.waits import wait_mask
 
-SeatFacts = tuple[int | None, int | None, int | None, bool, bool, bool, int, int | None, bool]
-"""What one seat did in a hand, from its rarer events: ``(riichi_turn, riichi_order,
-riichi_waits, riichi_accepted, called, closed_kan, kita, win_turn, discards_taken)``.
-``riichi_turn`` is 1 + the seat's discards before its first declaration (None: no
-riichi declared), ``riichi_waits`` the wait kinds after the riichi discard
-(``riichi_wait_kinds``), ``win_turn`` 1 + its discards before its first recorded
-win, ``discards_taken`` whether a chi, pon or open kan took one of its discards."""
+
+class SeatFacts(NamedTuple):
+    """What one seat did in a hand, from its rarer events (named, so that the facts
+    read ``discards_taken`` rather than a tuple's ninth item; a tuple still, so the
+    core's plain tuples compare equal to it)."""
+
+    riichi_turn: int | None
+    """1 + the seat's discards before its first declaration (None: no riichi declared)."""
+    riichi_order: int | None
+    """1 for the hand's first riichi declaration, 2 for the second..."""
+    riichi_waits: int | None
+    """The wait kinds after the riichi discard (``riichi_wait_kinds``)."""
+    riichi_accepted: bool
+    called: bool
+    """A call that opens the hand (``Meld.opened``: chi, pon, open or added kan)."""
+    closed_kan: bool
+    kita: int
+    win_turn: int | None
+    """1 + its discards before its first recorded win."""
+    discards_taken: bool
+    """Whether a chi, pon or open kan took one of its discards."""
+
 
 HandScan = tuple[list[SeatFacts | None], int, list[RecordedWin], list[RecordedDraw], list[str]]
 """A hand scanned: per seat its ``SeatFacts`` (None: no call, riichi or win), the
@@ -53,6 +68,10 @@ CORE_SCAN: Callable[..., HandScan | None] | None = (
 _CALLS_THAT_TAKE = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
 _CLASSES = (Draw, Discard, RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw, Meld)
 _KINDS = tuple(MeldKind)
+EVENT_CLASSES = _CLASSES
+"""The event classes the core's scan reads, in the order it takes them."""
+MELD_KINDS = _KINDS
+"""The ``MeldKind`` members, in the order the core's scan takes them."""
 
 
 def scan_hand(hand: HandLog, n: int) -> HandScan:
@@ -61,8 +80,9 @@ def scan_hand(hand: HandLog, n: int) -> HandScan:
     core = CORE_SCAN
     if core is not None:
         got = core(hand.events, n, hand.haipai, _CLASSES, _KINDS)
-        if got is not None:
-            return got
+        if got is not None:  # the core's seats are plain tuples: named here
+            seats = [None if f is None else SeatFacts._make(f) for f in got[0]]
+            return seats, got[1], got[2], got[3], got[4]
     return py_scan_hand(hand, n)
 
 
@@ -130,7 +150,7 @@ def py_scan_hand(hand: HandLog, n: int) -> HandScan:
     seats: list[SeatFacts | None] = [None] * n
     for seat, st in states.items():
         if 0 <= seat < n:
-            seats[seat] = tuple(st)  # the nine fields, in SeatFacts' order
+            seats[seat] = SeatFacts._make(st)
     dealt = [bytes(tiles).hex() for tiles in hand.haipai[:n]]
     return seats, declared, wins, draws, dealt
 

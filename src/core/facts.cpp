@@ -4,11 +4,11 @@
 // the events' slots are read at their offsets, as replay.cpp reads them.
 #include "facts.hpp"
 
-
 #include <algorithm>
 #include <cstdint>
 #include <exception>
 
+#include "facts_scan.hpp"
 #include "slots.hpp"
 #include "waits.hpp"
 
@@ -16,9 +16,10 @@ namespace py = pybind11;
 
 namespace replay_audit::core {
 
+using namespace facts_detail;
+
 namespace {
 
-constexpr int kMaxSeats = 4;
 constexpr int kTileIds = 136;
 
 // The ``seat`` and ``tile`` slots of one event class, found once per class (the class is
@@ -41,13 +42,34 @@ struct EventSlots {
     }
 };
 
+// A plain int's value when it fits one digit (seats and tile ids always do), read inline:
+// the scan reads two a move, and the call to PyLong_AsLongAndOverflow was a tenth of its
+// time.  -1 otherwise (negative, wider, or a Python whose ints we do not know).
+inline long one_digit(PyObject* v) {
+#if PY_VERSION_HEX >= 0x030C0000
+    PyLongObject* x = reinterpret_cast<PyLongObject*>(v);
+    if (!PyUnstable_Long_IsCompact(x)) return -1;
+    const Py_ssize_t value = PyUnstable_Long_CompactValue(x);
+    return value >= 0 ? static_cast<long>(value) : -1;
+#else
+    const Py_ssize_t size = Py_SIZE(v);
+    if (size == 0) return 0;
+    if (size != 1) return -1;
+    return static_cast<long>(reinterpret_cast<PyLongObject*>(v)->ob_digit[0]);
+#endif
+}
+
 // A slot holding a plain int in [0, limit): its value, else -1 (the hand is declined).
-long small_int(PyObject* obj, Py_ssize_t at, long limit) {
+inline long small_int(PyObject* obj, Py_ssize_t at, long limit) {
     PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
     if (v == nullptr || !PyLong_CheckExact(v)) return -1;
-    int overflow = 0;
-    const long x = PyLong_AsLongAndOverflow(v, &overflow);
-    if (overflow != 0 || x < 0 || x >= limit) return -1;
+    long x = one_digit(v);
+    if (x < 0) {  // a wider int: the general read (a seat past the table may be wide)
+        int overflow = 0;
+        x = PyLong_AsLongAndOverflow(v, &overflow);
+        if (overflow != 0) return -1;
+    }
+    if (x < 0 || x >= limit) return -1;
     return x;
 }
 
@@ -86,8 +108,6 @@ struct SeatTiles {
     std::uint16_t ids[kTileIds] = {};
 };
 
-struct Declined {};
-
 // The wait-kind count after the riichi discard: a Python int, None, or Declined.
 PyObject* wait_kinds(const SeatTiles& s) {
     if (s.called) throw Declined{};
@@ -100,23 +120,6 @@ PyObject* wait_kinds(const SeatTiles& s) {
     }
     return PyLong_FromLong(__builtin_popcountll(wait_mask(counts)));
 }
-
-// The classes hand_scan is given, in stats.scan._CLASSES' order.
-enum Cls { kDraw, kDiscard, kDeclare, kCall, kAccept, kWin, kRecDraw, kMeld, kClasses };
-// The MeldKind members, in their order (stats.scan._KINDS).
-enum Kind { kChi, kPon, kDaiminkan, kKakan, kAnkan, kKita, kKinds };
-
-// One seat's SeatFacts while the scan runs (stats.scan.SeatFacts, same order).
-struct Facts {
-    bool any = false;  // a call, riichi or win: the seat gets a tuple, else None
-    long riichi_turn = 0;  // 0: none
-    long riichi_order = 0;
-    PyObject* waits = nullptr;  // owned; nullptr: None
-    bool accepted = false, called = false, ankan = false, taken = false;
-    long kita = 0;
-    long win_turn = 0;  // 0: none
-    ~Facts() { Py_XDECREF(waits); }
-};
 
 PyObject* int_or_none(long v) {
     if (v == 0) Py_RETURN_NONE;
@@ -132,8 +135,10 @@ PyObject* seat_tuple(Facts& f) {
                          f.taken ? Py_True : Py_False);
 }
 
-PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
-               PyObject* const* kinds) {
+}  // namespace
+
+void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haipai,
+                             PyObject* const* cls, PyObject* const* kinds) {
     static EventSlots draw_slots, discard_slots, declare_slots, call_slots, accept_slots,
         win_slots;
     static Slots2 call_meld, meld_slots;
@@ -154,7 +159,7 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
     const long dealt = static_cast<long>(std::min<Py_ssize_t>(PyTuple_GET_SIZE(haipai), n));
     PyObject* dealt_hex = PyList_New(dealt);  // each seat's dealt tile ids as hex
     if (dealt_hex == nullptr) throw py::error_already_set();
-    py::object dealt_owner = py::reinterpret_steal<py::object>(dealt_hex);
+    out.dealt = py::reinterpret_steal<py::object>(dealt_hex);
     for (long s = 0; s < dealt; ++s) {
         PyObject* deal = PyTuple_GET_ITEM(haipai, s);
         if (!PyTuple_CheckExact(deal)) throw Declined{};
@@ -166,7 +171,8 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
         for (Py_ssize_t j = 0; j < size; ++j) {
             PyObject* v = PyTuple_GET_ITEM(deal, j);
             if (!PyLong_CheckExact(v)) throw Declined{};
-            const long id = PyLong_AsLong(v);
+            // inline, and without PyLong_AsLong's OverflowError left set on a wide int
+            const long id = one_digit(v);
             if (id < 0 || id >= kTileIds) throw Declined{};  // (bytes() takes 0-255)
             out[2 * j] = "0123456789abcdef"[id >> 4];
             out[2 * j + 1] = "0123456789abcdef"[id & 15];
@@ -177,12 +183,13 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
             tiles[s].held = 13;
         }
     }
-    Facts facts[kMaxSeats];
+    Facts* facts = out.facts;
     long ndisc[kMaxSeats] = {};
     bool pending[kMaxSeats] = {};
     long last = -1;
-    long declared = 0;
-    py::list wins, draws;
+    long& declared = out.declared;
+    py::list& wins = out.wins;
+    py::list& draws = out.draws;
     const Py_ssize_t count = PyTuple_GET_SIZE(events);
     PyObject* const* items = &PyTuple_GET_ITEM(events, 0);
     for (Py_ssize_t i = 0; i < count; ++i) {
@@ -295,15 +302,40 @@ PyObject* scan(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
                     throw Declined{};
         }
     }
+}
+
+bool facts_detail::check_classes(PyObject* classes, PyObject* kinds) {
+    if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != kClasses ||
+        !PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != kKinds) {
+        PyErr_SetString(PyExc_TypeError, "the facts' scan: 8 classes and 6 meld kinds, as tuples");
+        return false;
+    }
+    for (int j = 0; j < kClasses; ++j) {
+        if (!PyType_Check(PyTuple_GET_ITEM(classes, j))) {
+            PyErr_SetString(PyExc_TypeError, "the facts' scan: the event classes must be classes");
+            return false;
+        }
+    }
+    return true;
+}
+
+namespace {
+
+PyObject* scan_tuple(PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
+                     PyObject* const* kinds) {
+    Scan scan;
+    scan_hand(scan, events, n, haipai, cls, kinds);
     PyObject* seats = PyList_New(n);
     if (seats == nullptr) throw py::error_already_set();
     py::object seats_owner = py::reinterpret_steal<py::object>(seats);
     for (long s = 0; s < n; ++s) {
-        PyObject* item = facts[s].any ? seat_tuple(facts[s]) : (Py_INCREF(Py_None), Py_None);
+        Facts& f = scan.facts[s];
+        PyObject* item = f.any ? seat_tuple(f) : (Py_INCREF(Py_None), Py_None);
         if (item == nullptr) throw py::error_already_set();
         PyList_SET_ITEM(seats, s, item);
     }
-    return PyTuple_Pack(5, seats, py::int_(declared).ptr(), wins.ptr(), draws.ptr(), dealt_hex);
+    return PyTuple_Pack(5, seats, py::int_(scan.declared).ptr(), scan.wins.ptr(),
+                        scan.draws.ptr(), scan.dealt.ptr());
 }
 
 }  // namespace
@@ -317,17 +349,7 @@ PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
     PyObject* haipai = args[2];
     PyObject* classes = args[3];
     PyObject* kinds = args[4];
-    if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != kClasses ||
-        !PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != kKinds) {
-        PyErr_SetString(PyExc_TypeError, "hand_scan: 8 classes and 6 meld kinds, as tuples");
-        return nullptr;
-    }
-    for (int j = 0; j < kClasses; ++j) {
-        if (!PyType_Check(PyTuple_GET_ITEM(classes, j))) {
-            PyErr_SetString(PyExc_TypeError, "hand_scan: the event classes must be classes");
-            return nullptr;
-        }
-    }
+    if (!check_classes(classes, kinds)) return nullptr;
     if (!PyTuple_CheckExact(events) || !PyTuple_CheckExact(haipai) || !PyLong_CheckExact(args[1]))
         Py_RETURN_NONE;
     const long n = PyLong_AsLong(args[1]);
@@ -336,7 +358,7 @@ PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
         Py_RETURN_NONE;
     }
     try {
-        return scan(events, n, haipai, &PyTuple_GET_ITEM(classes, 0), &PyTuple_GET_ITEM(kinds, 0));
+        return scan_tuple(events, n, haipai, &PyTuple_GET_ITEM(classes, 0), &PyTuple_GET_ITEM(kinds, 0));
     } catch (const Declined&) {
         Py_RETURN_NONE;
     } catch (py::error_already_set& e) {

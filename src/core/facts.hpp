@@ -18,4 +18,20 @@ namespace replay_audit::core {
 // scans it.  A raw METH_FASTCALL function, as play_moves: it runs once a hand.
 PyObject* hand_scan(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// _core.game_rows(hands, n, ctx, fallback): the rows of replay_audit.stats.facts.hand_facts
+// for the hands of a game (the same dicts, keys in the same order), each hand's built from
+// the scan above (facts_rows.cpp), or ``fallback(hand)``'s (Python's reference) when the
+// core declines the hand: what hand_scan declines, a nagashi mangan, a draw without shown
+// hands or a win with yaku names (JSON), a value of an odd type.  ``ctx``, per game:
+// ``(base row, player names, riichi cost, classes, meld_kinds, the row's keys,
+// ABORTIVE_KINDS)``.  None when it declines the game (``n`` outside 1-4, ``hands`` not a
+// tuple): then Python writes every row.
+PyObject* game_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
+// _core.score_rows(hands, file, log_id, names, keys): the per-hand rows of
+// replay_audit.stats.game_facts.score_history (score_rows.cpp), one per (hand, seat that
+// has a score and a name), ``keys`` its seven columns in order.  None when a hand is not a
+// HandLog as known (its ``index`` and ``scores`` slots) or its scores not a tuple.
+PyObject* score_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
 }  // namespace replay_audit::core

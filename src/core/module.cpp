@@ -918,4 +918,21 @@ PYBIND11_MODULE(_core, m) {
         "values), or None if the core declines the hand."};
     m.add_object("hand_scan",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
+    static PyMethodDef game_rows_def = {
+        "game_rows",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::game_rows)),
+        METH_FASTCALL,
+        "game_rows(hands, n, ctx, fallback): the rows of replay_audit.stats.facts.hand_facts\n"
+        "for a game's hands (the same dicts), fallback(hand)'s for the hands the core\n"
+        "declines; None if it declines the game."};
+    m.add_object("game_rows",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&game_rows_def, nullptr, m.ptr())));
+    static PyMethodDef score_rows_def = {
+        "score_rows",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::score_rows)),
+        METH_FASTCALL,
+        "score_rows(hands, file, log_id, names, keys): the per-hand rows of\n"
+        "replay_audit.stats.game_facts.score_history; None if it declines the game."};
+    m.add_object("score_rows",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&score_rows_def, nullptr, m.ptr())));
 }

@@ -1,0 +1,477 @@
+// The statistics' hand-facts rows (facts.hpp): what replay_audit.stats.facts'
+// ``_facts_for_hand`` writes for one hand, built here from the core's scan
+// (facts_scan.hpp), so that Python no longer unpacks a tuple per seat and stores the
+// columns one by one.  Each row is a copy of the game's row (every column at its default,
+// in order: dict copies keep the order) with what differs written in.  Hands this file
+// does not take (a nagashi mangan, a JSON log's draw or yaku names, a value of an odd
+// type) are declined: Python's path, the reference, answers them.
+#include <cstring>
+#include <exception>
+
+#include "facts.hpp"
+#include "facts_scan.hpp"
+#include "hand_label.hpp"
+#include "slots.hpp"
+
+namespace py = pybind11;
+
+namespace replay_audit::core {
+
+using namespace facts_detail;
+
+namespace {
+
+// stats.facts._ROW's columns, in its order (checked against the keys Python passes).
+enum Col {
+    kFile, kLogId, kGameType, kHandIndex, kLabel, kSeat, kName, kDealer, kResult,
+    kRiichiDeclared, kRiichiAccepted, kRiichiTurn, kRiichiOrder, kRiichiWaits, kChased,
+    kCalled, kClosedKan, kKitaCol,
+    kWon, kWonTsumo, kWonRon, kWinHandValue, kWinPayment, kWinTurn, kIppatsu, kUra,
+    kDoubleRiichi, kYakuman,
+    kDealtIn, kDealInTo, kDealInPayment, kDealInToRiichi, kDealInToOpen, kDealInToDama,
+    kPaoPaid, kLostToTsumo,
+    kExhaustiveDraw, kTenpaiAtDraw, kAbortive, kNagashi,
+    kDelta, kRiichiStick, kDealt, kRiichiWin, kOpenWin, kDamaWin, kNet, kCols
+};
+
+const char* const kColNames[kCols] = {
+    "file", "log_id", "game_type", "hand_index", "label", "seat", "name", "dealer", "result",
+    "riichi_declared", "riichi_accepted", "riichi_turn", "riichi_order", "riichi_waits",
+    "chased", "called", "closed_kan", "kita",
+    "won", "won_tsumo", "won_ron", "win_hand_value", "win_payment", "win_turn", "ippatsu",
+    "ura", "double_riichi", "yakuman",
+    "dealt_in", "deal_in_to", "deal_in_payment", "deal_in_to_riichi", "deal_in_to_open",
+    "deal_in_to_dama", "pao_paid", "lost_to_tsumo",
+    "exhaustive_draw", "tenpai_at_draw", "abortive", "nagashi",
+    "delta", "riichi_stick", "dealt", "riichi_win", "open_win", "dama_win", "net"};
+
+// stats.facts' yaku ids.
+constexpr long kYakuIppatsu = 2;
+constexpr long kYakuDoubleRiichi = 21;
+constexpr long kYakuUra = 53;
+
+// The per-game context game_rows is given: stats.facts.hand_facts' ``ctx`` tuple.
+enum Ctx { kBase, kNames, kCost, kClassesArg, kKindsArg, kKeys, kAbortiveKinds, kCtxSize };
+
+// Named slots of one class, found once per class (the class is held, as facts.cpp does).
+template <int N>
+struct NamedSlots {
+    PyTypeObject* type = nullptr;
+    Py_ssize_t at[N] = {};
+    bool ok = false;
+
+    bool of(PyTypeObject* t, const char* const (&names)[N]) {
+        if (t == type) return ok;
+        ok = true;
+        for (int j = 0; j < N; ++j) {
+            at[j] = slot_offset(t, names[j]);
+            if (at[j] < 0) ok = false;
+        }
+        Py_INCREF(t);
+        Py_XDECREF(type);
+        type = t;
+        return ok;
+    }
+};
+
+// A slot's value (borrowed); Declined while unset.
+PyObject* slot(PyObject* obj, Py_ssize_t at) {
+    PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+    if (v == nullptr) throw Declined{};
+    return v;
+}
+
+// A slot's value (borrowed; nullptr while unset).
+PyObject* slot_of_hand(PyObject* obj, Py_ssize_t at) {
+    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+}
+
+// A plain int's value; Declined for anything else (a bool, a subclass, a huge int).
+long as_long(PyObject* v) {
+    if (!PyLong_CheckExact(v)) throw Declined{};
+    int overflow = 0;
+    const long x = PyLong_AsLongAndOverflow(v, &overflow);
+    if (overflow != 0) throw Declined{};
+    return x;
+}
+
+// ``deltas``, an exact tuple of plain ints, into ``out``: its length (0: none).
+Py_ssize_t read_deltas(PyObject* deltas, long* out, Py_ssize_t cap) {
+    if (!PyTuple_CheckExact(deltas)) throw Declined{};
+    const Py_ssize_t size = PyTuple_GET_SIZE(deltas);
+    if (size > cap) throw Declined{};
+    for (Py_ssize_t j = 0; j < size; ++j) out[j] = as_long(PyTuple_GET_ITEM(deltas, j));
+    return size;
+}
+
+constexpr Py_ssize_t kMaxDeltas = 8;
+
+// One seat's row while the hand is read: what differs from the row's defaults.
+struct Row {
+    bool won = false, won_tsumo = false, won_ron = false;
+    bool has_value = false, has_payment = false;
+    long value = 0, payment = 0;
+    bool ippatsu = false, ura = false, double_riichi = false, yakuman = false;
+    bool win_kind = false, riichi_win = false, open_win = false, dama_win = false;
+    bool dealt_in = false;
+    long deal_in_to = 0, deal_in_payment = 0, to_riichi = 0, to_open = 0, to_dama = 0;
+    long pao_paid = 0, lost_to_tsumo = 0;
+    int tenpai = -1;  // -1: None
+    long delta = 0;
+};
+
+// Does the win list ippatsu, ura (worth at least one han) and double riichi?  As
+// stats.facts._riichi_yaku, by Tenhou id (JSON yaku names are declined before).
+void riichi_yaku(PyObject* yaku, Row& r) {
+    if (!PyTuple_CheckExact(yaku)) throw Declined{};
+    const Py_ssize_t size = PyTuple_GET_SIZE(yaku);
+    for (Py_ssize_t j = 0; j < size; ++j) {
+        PyObject* pair = PyTuple_GET_ITEM(yaku, j);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) throw Declined{};
+        const long id = as_long(PyTuple_GET_ITEM(pair, 0));
+        const long han = as_long(PyTuple_GET_ITEM(pair, 1));
+        if (id == kYakuIppatsu) {
+            r.ippatsu = true;
+        } else if (id == kYakuUra) {
+            if (han > 0) r.ura = true;
+        } else if (id == kYakuDoubleRiichi) {
+            r.double_riichi = true;
+        }
+    }
+}
+
+// The interned result strings (stats.facts' ``result`` values).
+struct Results {
+    PyObject* win = PyUnicode_InternFromString("win");
+    PyObject* abortive = PyUnicode_InternFromString("abortive");
+    PyObject* nagashi = PyUnicode_InternFromString("nagashi");
+    PyObject* exhaustive = PyUnicode_InternFromString("exhaustive");
+    PyObject* none = PyUnicode_InternFromString("none");
+};
+
+// Writes into one row dict by column; the keys are Python's (checked once per tuple).
+struct Writer {
+    PyObject* const* keys;
+
+    void put(PyObject* row, int col, PyObject* value) const {  // borrowed value
+        if (PyDict_SetItem(row, keys[col], value) < 0) throw py::error_already_set();
+    }
+    void put_new(PyObject* row, int col, PyObject* value) const {  // a new reference
+        if (value == nullptr) throw py::error_already_set();
+        const int rc = PyDict_SetItem(row, keys[col], value);
+        Py_DECREF(value);
+        if (rc < 0) throw py::error_already_set();
+    }
+    void put_long(PyObject* row, int col, long value) const {
+        put_new(row, col, PyLong_FromLong(value));
+    }
+    void put_true(PyObject* row, int col) const { put(row, col, Py_True); }
+    void put_bool(PyObject* row, int col, bool value) const {
+        put(row, col, value ? Py_True : Py_False);
+    }
+};
+
+// The keys tuple: stats.facts._ROW's columns in order, else a TypeError (a programming
+// error, not a hand to decline).  The last tuple checked is remembered.
+bool check_keys(PyObject* keys) {
+    static PyObject* checked = nullptr;
+    if (keys == checked) return true;
+    if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != kCols) {
+        PyErr_SetString(PyExc_TypeError, "game_rows: the keys must be the 47 facts columns");
+        return false;
+    }
+    for (int c = 0; c < kCols; ++c) {
+        PyObject* k = PyTuple_GET_ITEM(keys, c);
+        if (!PyUnicode_CheckExact(k) || PyUnicode_CompareWithASCIIString(k, kColNames[c]) != 0) {
+            PyErr_Format(PyExc_TypeError, "game_rows: column %d must be '%s'", c, kColNames[c]);
+            return false;
+        }
+    }
+    Py_INCREF(keys);
+    Py_XDECREF(checked);
+    checked = keys;
+    return true;
+}
+
+PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, PyObject* label,
+                  long dealer, PyObject* const* ctx) {
+    static Results results;
+    static NamedSlots<8> win_slots;
+    static NamedSlots<3> draw_slots;
+    static const char* const win_names[8] = {"seat",  "from_seat", "points",  "deltas",
+                                             "yaku",  "yakuman",   "pao_seat", "yaku_names"};
+    static const char* const draw_names[3] = {"kind", "deltas", "shown"};
+    enum { wSeat, wFrom, wPoints, wDeltas, wYaku, wYakuman, wPao, wYakuNames };
+    enum { dKind, dDeltas, dShown };
+
+    PyObject* base = ctx[kBase];
+    PyObject* names = ctx[kNames];
+    PyObject* cost_obj = ctx[kCost];
+    PyObject* abortive_kinds = ctx[kAbortiveKinds];
+    if (!PyDict_CheckExact(base) || !PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) < n)
+        throw Declined{};
+    const long cost = as_long(cost_obj);
+    PyObject* const* cls = &PyTuple_GET_ITEM(ctx[kClassesArg], 0);
+    const Writer w{&PyTuple_GET_ITEM(ctx[kKeys], 0)};
+
+    Scan scan;
+    scan_hand(scan, events, n, haipai, cls, &PyTuple_GET_ITEM(ctx[kKindsArg], 0));
+    const Py_ssize_t nwins = PyList_GET_SIZE(scan.wins.ptr());
+    const Py_ssize_t ndraws = PyList_GET_SIZE(scan.draws.ptr());
+    if (nwins > 0 && !win_slots.of(reinterpret_cast<PyTypeObject*>(cls[kWin]), win_names))
+        throw Declined{};
+    if (ndraws > 0 &&
+        !draw_slots.of(reinterpret_cast<PyTypeObject*>(cls[kRecDraw]), draw_names))
+        throw Declined{};
+
+    Row rows[kMaxSeats];
+    long deltas[kMaxDeltas];
+
+    // the draws first: the result, the deltas, and who was tenpai (the last draw's word)
+    bool abortive = false, exhaustive_draw = false;
+    for (Py_ssize_t j = 0; j < ndraws; ++j) {
+        PyObject* d = PyList_GET_ITEM(scan.draws.ptr(), j);
+        PyObject* kind = slot(d, draw_slots.at[dKind]);
+        if (!PyUnicode_CheckExact(kind)) throw Declined{};
+        const Py_ssize_t size = read_deltas(slot(d, draw_slots.at[dDeltas]), deltas, kMaxDeltas);
+        for (Py_ssize_t s = 0; s < size && s < n; ++s) rows[s].delta += deltas[s];
+        const int is_abortive = PySequence_Contains(abortive_kinds, kind);
+        if (is_abortive < 0) throw py::error_already_set();
+        if (is_abortive) {
+            abortive = true;
+            continue;
+        }
+        if (PyUnicode_CompareWithASCIIString(kind, "exhaustive") != 0)
+            throw Declined{};  // a nagashi mangan (rare) or a kind Python must judge
+        exhaustive_draw = true;
+        PyObject* shown = slot(d, draw_slots.at[dShown]);
+        if (!PyTuple_CheckExact(shown)) throw Declined{};  // JSON: no hands shown
+        for (long s = 0; s < n; ++s) rows[s].tenpai = 0;
+        const Py_ssize_t nshown = PyTuple_GET_SIZE(shown);
+        for (Py_ssize_t k = 0; k < nshown; ++k) {
+            PyObject* pair = PyTuple_GET_ITEM(shown, k);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) throw Declined{};
+            const long s = as_long(PyTuple_GET_ITEM(pair, 0));
+            if (s >= 0 && s < n) rows[s].tenpai = 1;
+        }
+    }
+
+    // the wins, in log order, as stats.facts._add_win writes them
+    for (Py_ssize_t j = 0; j < nwins; ++j) {
+        PyObject* win = PyList_GET_ITEM(scan.wins.ptr(), j);
+        PyObject* yaku_names = slot(win, win_slots.at[wYakuNames]);
+        if (!PyTuple_CheckExact(yaku_names) || PyTuple_GET_SIZE(yaku_names) != 0)
+            throw Declined{};  // JSON yaku names: Python reads them
+        const Py_ssize_t size = read_deltas(slot(win, win_slots.at[wDeltas]), deltas, kMaxDeltas);
+        for (Py_ssize_t s = 0; s < size && s < n; ++s) rows[s].delta += deltas[s];
+        const long seat = as_long(slot(win, win_slots.at[wSeat]));
+        if (seat < 0) throw Declined{};
+        if (seat >= n) continue;
+        const long from = as_long(slot(win, win_slots.at[wFrom]));
+        PyObject* pao_obj = slot(win, win_slots.at[wPao]);
+        long pao = -1;  // -1: none (or past the table)
+        if (pao_obj != Py_None) {
+            pao = as_long(pao_obj);
+            if (pao < 0) throw Declined{};  // Python would index from the end
+            if (pao >= n) pao = -1;
+        }
+        // Python indexes rows and deltas with these: a negative seat or a short deltas
+        // tuple is Python's to answer
+        if (from < 0 || (size > 0 && size < n) || (size > 0 && from >= size)) throw Declined{};
+        PyObject* points = slot(win, win_slots.at[wPoints]);
+        PyObject* yakuman = slot(win, win_slots.at[wYakuman]);
+        if (!PyTuple_CheckExact(yakuman)) throw Declined{};
+        const bool tsumo = seat == from;
+        const Facts& facts = scan.facts[seat];
+        const bool riichi = facts.riichi_turn != 0;
+        const bool opened = facts.called;
+        Row& r = rows[seat];
+        r.won = true;
+        if (tsumo) r.won_tsumo = true;
+        else r.won_ron = true;
+        r.value += points == Py_None ? 0 : as_long(points);
+        r.has_value = true;
+        if (size > 0) {
+            r.payment += deltas[seat];
+            r.has_payment = true;
+        }
+        riichi_yaku(slot(win, win_slots.at[wYaku]), r);
+        if (PyTuple_GET_SIZE(yakuman) > 0) r.yakuman = true;
+        r.win_kind = true;
+        r.riichi_win = riichi;
+        r.open_win = opened;
+        r.dama_win = !opened && !riichi;
+        if (!tsumo && from < n) {
+            Row& loser = rows[from];
+            loser.dealt_in = true;
+            ++loser.deal_in_to;
+            if (size > 0) loser.deal_in_payment += -deltas[from];
+            if (riichi) ++loser.to_riichi;
+            else if (opened) ++loser.to_open;
+            else ++loser.to_dama;
+        }
+        if (pao >= 0 && pao != from && size > 0) rows[pao].pao_paid += -deltas[pao];
+        if (tsumo && size > 0)
+            for (long s = 0; s < n; ++s)
+                if (s != seat && s != pao) rows[s].lost_to_tsumo += -deltas[s];
+    }
+
+    PyObject* result = nwins > 0           ? results.win
+                       : abortive          ? results.abortive
+                       : exhaustive_draw   ? results.exhaustive
+                                           : results.none;
+    PyObject* hand_row = PyDict_Copy(base);
+    if (hand_row == nullptr) throw py::error_already_set();
+    py::object hand_owner = py::reinterpret_steal<py::object>(hand_row);
+    w.put(hand_row, kHandIndex, index);
+    w.put(hand_row, kLabel, label);
+    w.put(hand_row, kResult, result);
+    if (result == results.exhaustive) w.put_true(hand_row, kExhaustiveDraw);
+    else if (result == results.abortive) w.put_true(hand_row, kAbortive);
+
+    PyObject* dealt = scan.dealt.ptr();
+    const Py_ssize_t n_dealt = PyList_GET_SIZE(dealt);
+    PyObject* out = PyList_New(n);
+    if (out == nullptr) throw py::error_already_set();
+    py::object out_owner = py::reinterpret_steal<py::object>(out);
+    for (long s = 0; s < n; ++s) {
+        PyObject* row = PyDict_Copy(hand_row);  // every column, in order, at its default
+        if (row == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(out, s, row);
+        const Row& r = rows[s];
+        const Facts& f = scan.facts[s];
+        w.put_long(row, kSeat, s);
+        w.put(row, kName, PyTuple_GET_ITEM(names, s));
+        if (s == dealer) w.put_true(row, kDealer);
+        if (s < n_dealt) w.put(row, kDealt, PyList_GET_ITEM(dealt, s));
+        long net = r.delta;
+        if (f.any) {
+            if (f.riichi_turn != 0) {
+                w.put_true(row, kRiichiDeclared);
+                w.put_long(row, kRiichiTurn, f.riichi_turn);
+                w.put_long(row, kRiichiOrder, f.riichi_order);
+                w.put(row, kRiichiWaits, f.waits != nullptr ? f.waits : Py_None);
+                w.put_bool(row, kChased, f.riichi_order < scan.declared);
+            }
+            if (f.accepted) {
+                w.put_true(row, kRiichiAccepted);
+                w.put(row, kRiichiStick, cost_obj);
+                net = r.delta - cost;
+            }
+            if (f.called) w.put_true(row, kCalled);
+            if (f.ankan) w.put_true(row, kClosedKan);
+            if (f.kita != 0) w.put_long(row, kKitaCol, f.kita);
+            if (f.win_turn != 0) w.put_long(row, kWinTurn, f.win_turn);
+        }
+        if (r.delta != 0) w.put_long(row, kDelta, r.delta);
+        if (net != 0) w.put_long(row, kNet, net);
+        if (r.won) {
+            w.put_true(row, kWon);
+            if (r.won_tsumo) w.put_true(row, kWonTsumo);
+            if (r.won_ron) w.put_true(row, kWonRon);
+            if (r.has_value) w.put_long(row, kWinHandValue, r.value);
+            if (r.has_payment) w.put_long(row, kWinPayment, r.payment);
+            if (r.ippatsu) w.put_true(row, kIppatsu);
+            if (r.ura) w.put_true(row, kUra);
+            if (r.double_riichi) w.put_true(row, kDoubleRiichi);
+            if (r.yakuman) w.put_true(row, kYakuman);
+        }
+        if (r.win_kind) {
+            w.put_bool(row, kRiichiWin, r.riichi_win);
+            w.put_bool(row, kOpenWin, r.open_win);
+            w.put_bool(row, kDamaWin, r.dama_win);
+        }
+        if (r.dealt_in) {
+            w.put_true(row, kDealtIn);
+            w.put_long(row, kDealInTo, r.deal_in_to);
+            if (r.deal_in_payment != 0) w.put_long(row, kDealInPayment, r.deal_in_payment);
+            if (r.to_riichi != 0) w.put_long(row, kDealInToRiichi, r.to_riichi);
+            if (r.to_open != 0) w.put_long(row, kDealInToOpen, r.to_open);
+            if (r.to_dama != 0) w.put_long(row, kDealInToDama, r.to_dama);
+        }
+        if (r.pao_paid != 0) w.put_long(row, kPaoPaid, r.pao_paid);
+        if (r.lost_to_tsumo != 0) w.put_long(row, kLostToTsumo, r.lost_to_tsumo);
+        if (r.tenpai >= 0) w.put_bool(row, kTenpaiAtDraw, r.tenpai == 1);
+    }
+    return out_owner.release().ptr();
+}
+
+}  // namespace
+
+namespace {
+
+// The rows of every hand of ``hands``: each hand's from rows_of, or from ``fallback(hand)``
+// (Python's reference) when rows_of declines it or the hand is not a HandLog as known.
+PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
+    static NamedSlots<4> hand_slots;
+    static const char* const hand_names[4] = {"events", "haipai", "index", "dealer"};
+    enum { hEvents, hHaipai, hIndex, hDealer };
+    py::list out;
+    const Py_ssize_t count = PyTuple_GET_SIZE(hands);
+    for (Py_ssize_t i = 0; i < count; ++i) {
+        PyObject* hand = PyTuple_GET_ITEM(hands, i);
+        py::object got;
+        if (hand_slots.of(Py_TYPE(hand), hand_names)) {
+            PyObject* events = slot_of_hand(hand, hand_slots.at[hEvents]);
+            PyObject* haipai = slot_of_hand(hand, hand_slots.at[hHaipai]);
+            PyObject* index = slot_of_hand(hand, hand_slots.at[hIndex]);
+            PyObject* dealer = slot_of_hand(hand, hand_slots.at[hDealer]);
+            if (events != nullptr && haipai != nullptr && index != nullptr && dealer != nullptr &&
+                PyTuple_CheckExact(events) && PyTuple_CheckExact(haipai) &&
+                PyLong_CheckExact(dealer)) {
+                PyObject* label = hand_label(hand);
+                if (label == nullptr) throw py::error_already_set();
+                py::object label_owner = py::reinterpret_steal<py::object>(label);
+                int overflow = 0;
+                const long seat = PyLong_AsLongAndOverflow(dealer, &overflow);
+                if (overflow == 0) {
+                    try {
+                        got = py::reinterpret_steal<py::object>(
+                            rows_of(events, haipai, n, index, label, seat, ctx));
+                    } catch (const Declined&) {
+                    }
+                }
+            }
+        }
+        if (!got) {
+            PyObject* rows = PyObject_CallOneArg(fallback, hand);
+            if (rows == nullptr) throw py::error_already_set();
+            got = py::reinterpret_steal<py::object>(rows);
+        }
+        const Py_ssize_t end = PyList_GET_SIZE(out.ptr());
+        if (PyList_SetSlice(out.ptr(), end, end, got.ptr()) < 0) throw py::error_already_set();
+    }
+    return out.release().ptr();
+}
+
+}  // namespace
+
+PyObject* game_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "game_rows takes 4 arguments");
+        return nullptr;
+    }
+    PyObject* ctx = args[2];
+    if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != kCtxSize) {
+        PyErr_SetString(PyExc_TypeError, "game_rows: the context must be a 7-tuple");
+        return nullptr;
+    }
+    PyObject* const* c = &PyTuple_GET_ITEM(ctx, 0);
+    if (!check_classes(c[kClassesArg], c[kKindsArg]) || !check_keys(c[kKeys])) return nullptr;
+    PyObject* hands = args[0];
+    if (!PyTuple_CheckExact(hands) || !PyLong_CheckExact(args[1])) Py_RETURN_NONE;
+    int overflow = 0;
+    const long n = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (overflow != 0 || n < 1 || n > kMaxSeats) Py_RETURN_NONE;
+    try {
+        return all_rows(hands, n, c, args[3]);
+    } catch (py::error_already_set& e) {
+        e.restore();
+        return nullptr;
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+        return nullptr;
+    }
+}
+
+}  // namespace replay_audit::core

@@ -1,0 +1,54 @@
+// The statistics' per-hand event scan, shared by ``_core.hand_scan`` (facts.cpp: the scan
+// as a tuple, held equal to replay_audit.stats.scan.py_scan_hand) and ``_core.game_rows``
+// (facts_rows.cpp: the scan written straight into the facts' rows).  Internal to the
+// core: module.cpp only sees facts.hpp.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace replay_audit::core::facts_detail {
+
+constexpr int kMaxSeats = 4;
+
+// Thrown when the core declines a hand: then Python answers it (the caller returns None).
+struct Declined {};
+
+// The classes the scan is given, in stats.scan._CLASSES' order.
+enum Cls { kDraw, kDiscard, kDeclare, kCall, kAccept, kWin, kRecDraw, kMeld, kClasses };
+// The MeldKind members, in their order (stats.scan._KINDS).
+enum Kind { kChi, kPon, kDaiminkan, kKakan, kAnkan, kKita, kKinds };
+
+// One seat's SeatFacts (stats.scan.SeatFacts, same fields) while the scan runs.
+struct Facts {
+    bool any = false;  // a call, riichi or win: the seat gets a tuple, else None
+    long riichi_turn = 0;  // 0: none
+    long riichi_order = 0;
+    PyObject* waits = nullptr;  // owned; nullptr: None
+    bool accepted = false, called = false, ankan = false, taken = false;
+    long kita = 0;
+    long win_turn = 0;  // 0: none
+    Facts() = default;
+    Facts(const Facts&) = delete;
+    Facts& operator=(const Facts&) = delete;
+    ~Facts() { Py_XDECREF(waits); }
+};
+
+// A hand scanned: stats.scan.HandScan's values, the per-seat facts still in C.
+struct Scan {
+    Facts facts[kMaxSeats];
+    long declared = 0;
+    pybind11::list wins, draws;  // the RecordedWin and RecordedDraw events, in log order
+    pybind11::object dealt;      // list: each dealt seat's tile ids as hex
+};
+
+// Scan ``events`` (a tuple) for a table of ``n`` (1-4) seats; ``cls`` and ``kinds`` point
+// at the classes' and meld kinds' tuples' items.  Throws Declined or
+// pybind11::error_already_set.
+void scan_hand(Scan& out, PyObject* events, long n, PyObject* haipai, PyObject* const* cls,
+               PyObject* const* kinds);
+
+// ``classes`` and ``meld_kinds`` as hand_scan and game_rows take them: true if fit, else
+// false with a TypeError set.
+bool check_classes(PyObject* classes, PyObject* kinds);
+
+}  // namespace replay_audit::core::facts_detail
