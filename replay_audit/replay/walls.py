@@ -10,6 +10,7 @@ Must not: play moves or judge them; the table checks draws against what this giv
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -19,6 +20,7 @@ from replay_audit.model.events import (
     Game,
     HandLog,
 )
+from replay_audit.replay import values
 
 # --------------------------------------------------------------------------- wall
 
@@ -88,7 +90,10 @@ def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) ->
     ``tiles`` is a wall's tiles in draw order (``size`` of them; a core record
     has the dice after them, never read here)."""
     key = (size, flipped, hand.dealer)
-    lay = _LAYOUTS[key] if key in _LAYOUTS else _layout(*key)
+    try:  # one lookup; try costs nothing when it does not raise
+        lay = _LAYOUTS[key]
+    except KeyError:
+        lay = _layout(*key)
     if lay is None:
         return None
     if tiles[lay.first_dora] != hand.dora_indicator:
@@ -99,9 +104,13 @@ def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) ->
         # common case, and the same tiles in another order still match.
         if got != dealt and set(got) != set(dealt):
             return None
-    # Positional: keyword arguments cost a dataclass's __init__ more, once a hand.
-    return _HandWall(
-        lay.take_dora(tiles), lay.take_ura(tiles), tuple(tiles[lay.live]), lay.take_rinshan(tiles)
+    # values.MAKE: a frozen dataclass's own __init__ costs more than the slicing.
+    return values.MAKE(
+        _HandWall,
+        lay.take_dora(tiles),
+        lay.take_ura(tiles),
+        tuple(tiles[lay.live]),
+        lay.take_rinshan(tiles),
     )
 
 
@@ -140,15 +149,18 @@ class _WallSource:
         self.damage: tuple[str, str] | None = None
         """(category, message) when the game's seed cannot be used: one finding for
         the game, not one per hand."""
-        try:
-            from replay_audit import wall as wall_mod  # optional, lazy
-        except ImportError:
-            return
+        if "replay_audit.wall" not in sys.modules:  # an import statement a game cost more
+            try:
+                import replay_audit.wall  # noqa: F401  # optional, lazy
+            except ImportError:
+                return
         seed = game.meta.seed
         if seed:
             try:
                 self.flipped, self.size, self.it = native.iter_wall_tiles(seed, self.players)
             except (ValueError, AttributeError) as exc:
+                from replay_audit import wall as wall_mod
+
                 self.it = None
                 form = wall_mod.seed_format(seed)
                 if form in (wall_mod.FORMAT_BASE64, wall_mod.FORMAT_HEX):
@@ -172,12 +184,16 @@ class _WallSource:
                 except (ValueError, AttributeError):
                     return None
                 return _hand_wall(wall.tiles, len(wall.tiles), wall.flipped, hand)
-        if self.it is None:
+        it = self.it
+        if it is None:
             return None
         i = hand.index
         cache = self.cache
-        while len(cache) <= i and self._more():
-            pass
+        if i == len(cache) and i < self.SEARCH_LIMIT + 64:
+            cache.append(next(it))  # the usual: hand i is the next wall (_more inline)
+        else:
+            while len(cache) <= i and self._more():
+                pass
         size = self.size
         flipped = self.flipped
         if i < len(cache) and (found := _hand_wall(cache[i], size, flipped, hand)) is not None:
