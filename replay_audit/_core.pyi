@@ -223,6 +223,18 @@ def win_checks(
     complete, a ron not furiten, the shown hand and winning tile the same tile ids;
     False sends them to the Python checks, the reference."""
 
+def hand_wall(
+    record: bytes,
+    plan: tuple[object, ...],
+    dora_indicator: int,
+    haipai: tuple[tuple[int, ...], ...],
+    /,
+) -> Any:
+    """``replay.walls._hand_wall`` on a core wall record whose deal is the hand's as
+    dealt: (dora, ura, live, rinshan), four tuples of tile ids; None when INIT's dora
+    indicator is not the wall's; ``NotImplemented`` leaves anything else to the Python
+    (hence ``Any``: a union with ``NotImplemented`` does not narrow)."""
+
 def decode_meld(
     m: int, who: int, gari: bool = False
 ) -> tuple[int, tuple[int, ...], int | None, int | None, int | None] | None:

@@ -22,6 +22,11 @@ from replay_audit.model.events import (
 )
 from replay_audit.replay import values
 
+CORE_HAND_WALL = getattr(native._core, "hand_wall", None) if native._core is not None else None
+"""The core's ``hand_wall`` (None: a stale build, no core, or switched off by a test):
+``_hand_wall`` on a core record whose deal is the hand's as dealt; ``_hand_wall``'s own
+lines are its reference (``tests/test_replay_walls.py`` holds them equal)."""
+
 # --------------------------------------------------------------------------- wall
 
 
@@ -55,6 +60,10 @@ class _Layout:
     take_ura: Callable[[Sequence[int]], tuple[int, ...]]
     take_rinshan: Callable[[Sequence[int]], tuple[int, ...]]
     take_deal: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+    plan: tuple[object, ...] | None = None
+    """The same positions for ``_core.hand_wall``: (first dora, each seat's deal, dora,
+    ura, live start, live stop, rinshan), each list of positions a bytes; None when a
+    position does not fit in a byte (then the Python path reads every wall)."""
 
 
 _LAYOUTS: dict[tuple[int, bool, int], _Layout | None] = {}
@@ -68,15 +77,22 @@ def _layout(size: int, flipped: bool, dealer: int) -> _Layout | None:
         probe = Wall(tuple(range(size)), (1, 1), flipped)
         deal_size = probe.deal_size
         dora = tuple(probe.dora_indicator(k) for k in range(5))
+        ura = tuple(probe.ura_indicator(k) for k in range(5))
+        rinshan = tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
+        deal = probe.haipai(dealer)
+        live = slice(deal_size, deal_size + probe.live_count(0))
+        plan: tuple[object, ...] | None = None
+        if size <= 256:
+            plan = (dora[0], tuple(map(bytes, deal)), bytes(dora), bytes(ura))
+            plan += (live.start, live.stop, bytes(rinshan))
         lay: _Layout | None = _Layout(
             first_dora=dora[0],
-            live=slice(deal_size, deal_size + probe.live_count(0)),
+            live=live,
             take_dora=_taker(dora),
-            take_ura=_taker(tuple(probe.ura_indicator(k) for k in range(5))),
-            take_rinshan=_taker(
-                tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
-            ),
-            take_deal=tuple(_taker(h) for h in probe.haipai(dealer)),
+            take_ura=_taker(ura),
+            take_rinshan=_taker(rinshan),
+            take_deal=tuple(_taker(h) for h in deal),
+            plan=plan,
         )
     except (ValueError, IndexError, TypeError, AttributeError):
         lay = None
@@ -96,6 +112,14 @@ def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) ->
         lay = _layout(*key)
     if lay is None:
         return None
+    core = CORE_HAND_WALL
+    if core is not None and type(tiles) is bytes and lay.plan is not None:
+        # The core's answer when the deal is as dealt (the usual), else the lines below.
+        found = core(tiles, lay.plan, hand.dora_indicator, hand.haipai)
+        if found is None:
+            return None
+        if found is not NotImplemented:
+            return values.MAKE(_HandWall, *found)
     if tiles[lay.first_dora] != hand.dora_indicator:
         return None
     for take, dealt in zip(lay.take_deal, hand.haipai, strict=False):

@@ -881,6 +881,15 @@ PYBIND11_MODULE(_core, m) {
         "winning tile the same); False sends them to the Python (replay_audit.replay.results)."};
     m.add_object("win_checks",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&win_checks_def, nullptr, m.ptr())));
+    static PyMethodDef hand_wall_def = {
+        "hand_wall",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_wall)),
+        METH_FASTCALL,
+        "hand_wall(record, plan, dora_indicator, haipai): a hand's (dora, ura, live,\n"
+        "rinshan) from a wall record whose deal is the hand's as dealt; None if INIT's dora\n"
+        "is not the wall's; NotImplemented leaves it to replay_audit.replay.walls."};
+    m.add_object("hand_wall",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_wall_def, nullptr, m.ptr())));
     m.def("decode_meld", &decode_meld, py::arg("m"), py::arg("who"), py::arg("gari") = false,
           "A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of\n"
           "replay_audit.meld.MeldKind; None where meld_code.decode_meld raises.");

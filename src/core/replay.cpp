@@ -660,6 +660,101 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
 
 namespace {
 
+// The tiles of ``record`` at the positions ``at`` (a bytes object), as a new tuple.
+PyObject* gather(const unsigned char* record, PyObject* at) {
+    const Py_ssize_t n = PyBytes_GET_SIZE(at);
+    const unsigned char* pos = reinterpret_cast<const unsigned char*>(PyBytes_AS_STRING(at));
+    PyObject* out = PyTuple_New(n);
+    if (out == nullptr) return nullptr;
+    for (Py_ssize_t j = 0; j < n; ++j) {
+        PyObject* tile = PyLong_FromLong(record[pos[j]]);
+        if (tile == nullptr) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyTuple_SET_ITEM(out, j, tile);
+    }
+    return out;
+}
+
+// Whether every position of ``at`` (bytes) is below ``size``.
+bool positions_ok(PyObject* at, Py_ssize_t size) {
+    if (!PyBytes_CheckExact(at)) return false;
+    const unsigned char* pos = reinterpret_cast<const unsigned char*>(PyBytes_AS_STRING(at));
+    for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(at); ++j)
+        if (pos[j] >= size) return false;
+    return true;
+}
+
+}  // namespace
+
+PyObject* hand_wall(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    try {
+        if (nargs != 4) throw py::type_error("hand_wall(record, plan, dora_indicator, haipai)");
+        PyObject* record = args[0];
+        PyObject* plan = args[1];
+        PyObject* haipai = args[3];
+        if (!PyBytes_CheckExact(record) || !PyTuple_CheckExact(plan) ||
+            PyTuple_GET_SIZE(plan) != 7 || !PyTuple_CheckExact(haipai))
+            Py_RETURN_NOTIMPLEMENTED;
+        const Py_ssize_t size = PyBytes_GET_SIZE(record);
+        const unsigned char* tiles = reinterpret_cast<const unsigned char*>(PyBytes_AS_STRING(record));
+        bool ok = true;
+        const long first_dora = item_long(PyTuple_GET_ITEM(plan, 0), ok);
+        PyObject* deal = PyTuple_GET_ITEM(plan, 1);
+        const long live_lo = item_long(PyTuple_GET_ITEM(plan, 4), ok);
+        const long live_hi = item_long(PyTuple_GET_ITEM(plan, 5), ok);
+        if (!ok || first_dora < 0 || first_dora >= size || !PyTuple_CheckExact(deal) ||
+            live_lo < 0 || live_hi < live_lo || live_hi > size ||
+            !positions_ok(PyTuple_GET_ITEM(plan, 2), size) ||
+            !positions_ok(PyTuple_GET_ITEM(plan, 3), size) ||
+            !positions_ok(PyTuple_GET_ITEM(plan, 6), size))
+            Py_RETURN_NOTIMPLEMENTED;
+        // INIT's dora indicator where the wall has it, else no match.
+        const long dora_indicator = item_long(args[2], ok);
+        if (!ok) Py_RETURN_NOTIMPLEMENTED;
+        if (tiles[first_dora] != dora_indicator) Py_RETURN_NONE;
+        // Each seat's deal as dealt, in order; anything else is Python's to compare.
+        const Py_ssize_t seats = PyTuple_GET_SIZE(haipai) < PyTuple_GET_SIZE(deal)
+                                     ? PyTuple_GET_SIZE(haipai)
+                                     : PyTuple_GET_SIZE(deal);
+        for (Py_ssize_t k = 0; k < seats; ++k) {
+            PyObject* at = PyTuple_GET_ITEM(deal, k);
+            PyObject* dealt = PyTuple_GET_ITEM(haipai, k);
+            if (!positions_ok(at, size) || !PyTuple_CheckExact(dealt) ||
+                PyTuple_GET_SIZE(dealt) != PyBytes_GET_SIZE(at))
+                Py_RETURN_NOTIMPLEMENTED;
+            const unsigned char* pos = reinterpret_cast<const unsigned char*>(PyBytes_AS_STRING(at));
+            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(dealt); ++j) {
+                const long t = item_long(PyTuple_GET_ITEM(dealt, j), ok);
+                if (!ok || t != tiles[pos[j]]) Py_RETURN_NOTIMPLEMENTED;
+            }
+        }
+        py::object dora = py::reinterpret_steal<py::object>(gather(tiles, PyTuple_GET_ITEM(plan, 2)));
+        py::object ura = py::reinterpret_steal<py::object>(gather(tiles, PyTuple_GET_ITEM(plan, 3)));
+        py::object rinshan =
+            py::reinterpret_steal<py::object>(gather(tiles, PyTuple_GET_ITEM(plan, 6)));
+        if (!dora || !ura || !rinshan) throw py::error_already_set();
+        py::object live = py::reinterpret_steal<py::object>(PyTuple_New(live_hi - live_lo));
+        if (!live) throw py::error_already_set();
+        for (long j = live_lo; j < live_hi; ++j) {
+            PyObject* tile = PyLong_FromLong(tiles[j]);
+            if (tile == nullptr) throw py::error_already_set();
+            PyTuple_SET_ITEM(live.ptr(), j - live_lo, tile);
+        }
+        return PyTuple_Pack(4, dora.ptr(), ura.ptr(), live.ptr(), rinshan.ptr());
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const py::builtin_exception& e) {
+        e.set_error();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+namespace {
+
 // A class make_value may build: a frozen slots dataclass whose __init__ only stores
 // its fields (no __post_init__, every slot a field of __init__, object its only base),
 // with the offsets of its fields in __init__'s order.

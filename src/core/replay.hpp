@@ -38,4 +38,13 @@ PyObject* make_value(PyObject* module, PyObject* const* args, Py_ssize_t nargs) 
 // then the Python checks run, and they stay the reference.
 PyObject* win_checks(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// _core.hand_wall(record, plan, dora_indicator, haipai): replay_audit.replay.walls's
+// _hand_wall on a core wall record (bytes): (dora, ura, live, rinshan) as tuples when
+// INIT's dora indicator and every seat's deal, as dealt and in order, are the wall's;
+// None when the dora indicator is not; NotImplemented for anything else (a deal in
+// another order, an input not as expected), which the Python then decides.  ``plan``
+// is the layout's positions: (first dora, a bytes of positions per seat's deal, dora,
+// ura, live start, live stop, rinshan), the bytes giving positions in order.
+PyObject* hand_wall(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
 }  // namespace replay_audit::core
