@@ -215,13 +215,18 @@ def win_checks(
     tiles: list[int],
     win_tile: int,
     ron: bool,
-    shown_hand: tuple[int, ...],
-    shown_win_tile: int | None,
+    win: Any,
+    melds: tuple[Any, ...],
+    dora: tuple[int, ...],
+    ura: tuple[int, ...],
+    riichi: bool,
+    ura_from_log: bool,
     /,
 ) -> bool:
-    """True when a win's own checks (``replay.results._win``) find nothing: the tiles
-    complete, a ron not furiten, the shown hand and winning tile the same tile ids;
-    False sends them to the Python checks, the reference."""
+    """True when a win's checks (``replay.results._win``) find nothing: the tiles
+    complete, a ron not furiten, and the ``RecordedWin`` ``win``'s hand (the same tile
+    ids), melds, winning tile, dora and ura as replayed; False sends them to the Python
+    checks, the reference."""
 
 def hand_wall(
     record: bytes,

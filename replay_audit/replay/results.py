@@ -4,10 +4,10 @@ Owns ``_Results``: the ``WinContext`` of each win (how it was won, situational
 yaku, dora and ura, pao) checked against the shown hand, and the ``DrawContext``
 of each draw (tenpai seats, nagashi, whether an abortive draw's condition held).
 For a win in an XML log the compiled core (``_core.win_checks``) first says whether
-the win's own checks (complete, furiten, the shown hand and winning tile) find
-nothing; only then are they skipped, so ``_check_furiten``, the completeness test and
-``_check_win`` stay the reference, held equal to it by ``tests/test_core_replay.py``
-and ``tests/test_core_replay_wins.py``.
+the win's checks (complete, furiten, the shown hand, melds, winning tile, dora and
+ura) find nothing; only then are they skipped, so ``_check_furiten``, the
+completeness test and ``_check_win`` stay the reference, held equal to it by
+``tests/test_core_replay.py`` and ``tests/test_core_replay_wins.py``.
 
 Must not: take a recorded value into a context (who won, from whom and the pao
 seat are moves; the rest of a recorded result is only compared).
@@ -40,8 +40,8 @@ from replay_audit.scoring.hand import GARI_KINDS
 
 CORE_WIN_CHECKS = getattr(_core, "win_checks", None) if _core is not None else None
 """The core's ``win_checks`` (None: a stale build, no core, or switched off by a test):
-it says when a win's own checks (``_check_furiten``, completeness, the shown hand and
-winning tile) would find nothing, and those then do not run; they are its reference."""
+it says when a win's checks (``_check_furiten``, completeness, ``_check_win``) would
+find nothing, and those then do not run; they are its reference."""
 
 
 class _Results(_Calls):
@@ -99,15 +99,9 @@ class _Results(_Calls):
         if riichi:
             ura = tuple(self.dead_ura[: len(dora)]) if self.dead_ura is not None else r.ura
         checks = CORE_WIN_CHECKS
-        if (
-            checks is not None
-            and not self.json
-            and checks(self, s, tiles, win_tile, not tsumo, r.hand, r.win_tile)
-        ):
-            # The core found the win complete, not furiten, its hand and winning tile
-            # as shown: what is left to check is the melds, dora and ura.
-            self._check_win(r, tiles, melds, win_tile, dora, ura, riichi, shown_ok=True)
-        else:
+        args = (s, tiles, win_tile, not tsumo, r, melds, dora, ura, riichi, self.dead_ura is None)
+        if checks is None or self.json or not checks(self, *args):
+            # The checks below, unless the core found that none of them finds anything.
             if not tsumo:
                 self._check_furiten(s, seq, hand)
             if not is_complete_tiles(tiles):
@@ -168,16 +162,13 @@ class _Results(_Calls):
         dora: tuple[int, ...],
         ura: tuple[int, ...],
         riichi: bool,
-        shown_ok: bool = False,
     ) -> None:
-        """The win against what the log shows; with ``shown_ok`` the hand and the
-        winning tile are known to match (``_core.win_checks``) and are not compared."""
         s, seq, aka = r.seat, r.seq, self.aka
         json = self.json
         key = _json_key if json else _xml_key
         # XML tiles carry copy numbers: the win tile is compared as is, and tiles or
         # melds equal in order need no sorted key (the usual case, once a win).
-        if r.hand and not shown_ok and key(tiles) != key(r.hand):
+        if r.hand and key(tiles) != key(r.hand):
             self._find(
                 "hand",
                 "replayed concealed tiles differ from the recorded hand",
@@ -199,10 +190,8 @@ class _Results(_Calls):
                 recorded=[_meld_text(m, aka) for m in r.melds],
                 computed=[_meld_text(m, aka) for m in melds],
             )
-        if (
-            r.win_tile is not None
-            and not shown_ok
-            and (win_tile != r.win_tile if not json else key([win_tile]) != key([r.win_tile]))
+        if r.win_tile is not None and (
+            win_tile != r.win_tile if not json else key([win_tile]) != key([r.win_tile])
         ):
             self._find(
                 "win_tile",
@@ -253,8 +242,11 @@ class _Results(_Calls):
                     None,
                     computed=self.live,
                 )
-            tenpai = tuple(s < n and hand_wait_mask(self.concealed[s]) != 0 for s in range(seats))
-            nagashi = tuple(s < n and self.nagashi[s] for s in range(seats))
+            concealed = self.concealed
+            flags = self.nagashi
+            # List displays, not generators: cheaper by a frame each.
+            tenpai = tuple([s < n and hand_wait_mask(concealed[s]) != 0 for s in range(seats)])
+            nagashi = tuple([s < n and flags[s] for s in range(seats)])
             if r.shown is not None:
                 shown = set(r.shown_seats)
                 for s in range(n):

@@ -214,7 +214,16 @@ class _WallSource:
         i = hand.index
         cache = self.cache
         if i == len(cache) and i < self.SEARCH_LIMIT + 64:
-            cache.append(next(it))  # the usual: hand i is the next wall (_more inline)
+            # The usual: hand i is the next wall (``_more`` inline), dealt as the core
+            # reads it (``_hand_wall``'s first lines inline, its layout once seen).
+            record = next(it)
+            cache.append(record)
+            core = CORE_HAND_WALL
+            lay = _LAYOUTS.get((self.size, self.flipped, hand.dealer))
+            if core is not None and lay is not None and lay.plan is not None:
+                found = core(record, lay.plan, hand.dora_indicator, hand.haipai)
+                if found is not None and found is not NotImplemented:
+                    return values.MAKE(_HandWall, *found)
         else:
             while len(cache) <= i and self._more():
                 pass

@@ -876,9 +876,10 @@ PYBIND11_MODULE(_core, m) {
         "win_checks",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::win_checks)),
         METH_FASTCALL,
-        "win_checks(table, seat, tiles, win_tile, ron, shown_hand, shown_win_tile): True\n"
-        "when a win's checks find nothing (complete, not furiten, the shown hand and\n"
-        "winning tile the same); False sends them to the Python (replay_audit.replay.results)."};
+        "win_checks(table, seat, tiles, win_tile, ron, win, melds, dora, ura, riichi,\n"
+        "ura_from_log): True when a win's checks find nothing (complete, not furiten, the\n"
+        "shown hand, melds, winning tile, dora and ura the same); False sends them to the\n"
+        "Python (replay_audit.replay.results)."};
     m.add_object("win_checks",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&win_checks_def, nullptr, m.ptr())));
     static PyMethodDef hand_wall_def = {

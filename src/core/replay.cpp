@@ -605,13 +605,30 @@ bool furiten_clean(PyObject* lists, long s, std::uint64_t mask) {
 
 }  // namespace
 
+// 1 when ``a == b`` (Python's ==), 0 when not; throws on an error.
+int equal(PyObject* a, PyObject* b) {
+    const int eq = PyObject_RichCompareBool(a, b, Py_EQ);
+    if (eq < 0) throw py::error_already_set();
+    return eq;
+}
+
+// Whether a tuple slot of a RecordedWin holds anything (a tuple's truth); -1 when
+// the slot is unset or not a tuple.
+int nonempty(PyObject* v) {
+    if (v == nullptr || !PyTuple_CheckExact(v)) return -1;
+    return PyTuple_GET_SIZE(v) != 0;
+}
+
 PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
     static Slots<1> table_slots;
     static constexpr const char* kNames[1] = {"core_lists"};
+    static Slots<5> win_slots;
+    static constexpr const char* kWinNames[5] = {"hand", "melds", "win_tile", "dora", "ura"};
     try {
-        if (nargs != 7)
+        if (nargs != 11)
             throw py::type_error(
-                "win_checks(table, seat, tiles, win_tile, ron, shown_hand, shown_win_tile)");
+                "win_checks(table, seat, tiles, win_tile, ron, win, melds, dora, ura, riichi, "
+                "ura_from_log)");
         PyObject* table = args[0];
         if (!table_slots.of(Py_TYPE(table), kNames))
             throw py::type_error("win_checks: the table must be a replay.state._TableState");
@@ -619,11 +636,28 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         if (lists == nullptr || !PyTuple_CheckExact(lists) ||
             PyTuple_GET_SIZE(lists) != kCoreListCount)
             throw py::value_error("win_checks: the table's core_lists must be a tuple of 17");
+        PyObject* win = args[5];
+        if (!win_slots.of(Py_TYPE(win), kWinNames))
+            throw py::type_error("win_checks: win must be a RecordedWin");
+        PyObject* shown_hand = slot(win, win_slots.at[0]);
+        PyObject* shown_melds = slot(win, win_slots.at[1]);
+        PyObject* shown_win_tile = slot(win, win_slots.at[2]);
+        PyObject* shown_dora = slot(win, win_slots.at[3]);
+        PyObject* shown_ura = slot(win, win_slots.at[4]);
+        const int has_hand = nonempty(shown_hand);
+        const int has_melds = nonempty(shown_melds);
+        const int has_dora = nonempty(shown_dora);
+        const int has_ura = nonempty(shown_ura);
+        if (has_hand < 0 || has_melds < 0 || has_dora < 0 || has_ura < 0 ||
+            shown_win_tile == nullptr)
+            Py_RETURN_FALSE;
         bool ok = true;
         const long s = item_long(args[1], ok);
         const long win_tile = item_long(args[3], ok);
         const int ron = PyObject_IsTrue(args[4]);
-        if (ron < 0) throw py::error_already_set();
+        const int riichi = PyObject_IsTrue(args[9]);
+        const int ura_from_log = PyObject_IsTrue(args[10]);
+        if (ron < 0 || riichi < 0 || ura_from_log < 0) throw py::error_already_set();
         if (!ok || s < 0 || win_tile < 0 || win_tile >= 4 * kNumKinds) Py_RETURN_FALSE;
         // The winning hand: complete (else win_incomplete).
         long tiles[20];
@@ -637,16 +671,29 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
             if (!furiten_clean(lists, s, wait_mask(counts))) Py_RETURN_FALSE;
         }
         // The shown hand: the same tile ids in any order (else ``hand``).
-        long shown[20];
-        const long m = read_ids(args[5], shown, 20);
-        if (m < 0 || (m != 0 && m != n)) Py_RETURN_FALSE;
-        if (m != 0) {
+        if (has_hand) {
+            long shown[20];
+            const long m = read_ids(shown_hand, shown, 20);
+            if (m != n) Py_RETURN_FALSE;
             std::sort(tiles, tiles + n);
             std::sort(shown, shown + m);
             if (!std::equal(tiles, tiles + n, shown)) Py_RETURN_FALSE;
         }
+        // The shown melds: equal as they are (else Python compares their keys).
+        if ((has_hand || has_melds) && !equal(args[6], shown_melds)) Py_RETURN_FALSE;
         // The shown winning tile (machi), if any: the same tile id (else ``win_tile``).
-        if (args[6] != Py_None && (item_long(args[6], ok) != win_tile || !ok)) Py_RETURN_FALSE;
+        if (shown_win_tile != Py_None && (item_long(shown_win_tile, ok) != win_tile || !ok))
+            Py_RETURN_FALSE;
+        // Dora and ura as shown, ura one per dora when they come from the log.
+        if (has_dora) {
+            if (!equal(args[7], shown_dora)) Py_RETURN_FALSE;
+            if (riichi && ura_from_log) {
+                const Py_ssize_t dora_count = PyObject_Length(args[7]);
+                if (dora_count < 0) throw py::error_already_set();
+                if (PyTuple_GET_SIZE(shown_ura) != dora_count) Py_RETURN_FALSE;
+            }
+            if ((riichi || has_ura) && !equal(args[8], shown_ura)) Py_RETURN_FALSE;
+        }
         Py_RETURN_TRUE;
     } catch (py::error_already_set& e) {
         e.restore();

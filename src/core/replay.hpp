@@ -29,13 +29,15 @@ PyObject* play_moves(PyObject* module, PyObject* const* args, Py_ssize_t nargs) 
 // other, and for a wrong count of fields).
 PyObject* make_value(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
-// _core.win_checks(table, seat, tiles, win_tile, ron, shown_hand, shown_win_tile): True
-// when the checks of a win in an XML log (replay_audit.replay.results._win) find
-// nothing: ``tiles`` (the winner's tiles with the winning tile) complete, a ron not
-// furiten (riichi._check_furiten over the table's core_lists), the shown hand (if any)
-// the same tile ids and the shown winning tile (or None) the same.  False when any of
-// them would find something, or when the input is not as the Python code keeps it:
-// then the Python checks run, and they stay the reference.
+// _core.win_checks(table, seat, tiles, win_tile, ron, win, melds, dora, ura, riichi,
+// ura_from_log): True when every check of a win in an XML log
+// (replay_audit.replay.results._win) finds nothing: ``tiles`` (the winner's tiles with
+// the winning tile) complete, a ron not furiten (riichi._check_furiten over the table's
+// core_lists), and against the RecordedWin ``win``: its hand the same tile ids, its
+// melds, dora and ura equal to the replayed ``melds``, ``dora`` and ``ura`` (one ura
+// per dora when they come from the log), its winning tile (or None) the same.  False
+// when any of them could find something, or when the input is not as the Python code
+// keeps it: then the Python checks run, and they stay the reference.
 PyObject* win_checks(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
 // _core.hand_wall(record, plan, dora_indicator, haipai): replay_audit.replay.walls's
