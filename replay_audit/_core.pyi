@@ -1,10 +1,12 @@
 """Types of ``replay_audit._core``, the compiled core (C++ in ``src/core``, pybind11)."""
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from replay_audit.model.events import Event, HandLog, Owari, Player
 from replay_audit.scoring.context import WinContext, WinValue
+
+_T = TypeVar("_T")
 
 SOURCES_DIGEST: str
 """A digest of the ``src/core`` files this module was compiled from (see ``setup.py``)."""
@@ -185,22 +187,58 @@ def play_moves(
     draw_cls: type,
     discard_cls: type,
     th_mask: int,
-    declare_cls: type = ...,
-    accept_cls: type = ...,
-    riichi_cost: int = ...,
-    call_cls: type = ...,
-    chi: object = ...,
-    pon: object = ...,
-    chi_allowed: bool = ...,
+    declare_cls: type,
+    accept_cls: type,
+    riichi_cost: int,
+    call_cls: type,
+    chi: object,
+    pon: object,
+    chi_allowed: bool,
     /,
 ) -> int:
     """The replay's plain draws and discards from ``events[i]`` on, on the table's
     state (``replay.state._TableState``: its ``core_lists`` changed in place, its
     counters written back), stopping before anything rare (``replay.moves``): the
-    index reached, or -1 if the first move was declined (the table untouched).  With
-    the next three it also plays the riichi steps inside a run, with the last four
-    the chi and pon (``chi`` and ``pon``
-    the ``MeldKind`` members, ``chi_allowed`` the rules' ``chi``)."""
+    index reached, or -1 if the first move was declined (the table untouched).  It
+    also plays the riichi steps inside a run (the REACH classes and the riichi cost)
+    and the chi and pon (``chi`` and ``pon`` the ``MeldKind`` members, ``chi_allowed``
+    the rules' ``chi``)."""
+
+def make_value(cls: type[_T], /, *fields: object) -> _T:
+    """An instance of the slots dataclass ``cls`` with every field given in order, set
+    without running its ``__init__`` (``replay.values.MAKE``); TypeError for a class
+    whose ``__init__`` does more than set its fields, or a wrong count of fields."""
+
+def win_checks(
+    table: Any,
+    seat: int,
+    tiles: list[int],
+    win_tile: int,
+    ron: bool,
+    win: Any,
+    melds: tuple[Any, ...],
+    dora: tuple[int, ...],
+    ura: tuple[int, ...],
+    riichi: bool,
+    ura_from_log: bool,
+    /,
+) -> bool:
+    """True when a win's checks (``replay.results._win``) find nothing: the tiles
+    complete, a ron not furiten, and the ``RecordedWin`` ``win``'s hand (the same tile
+    ids), melds, winning tile, dora and ura as replayed; False sends them to the Python
+    checks, the reference."""
+
+def hand_wall(
+    record: bytes,
+    plan: tuple[object, ...],
+    dora_indicator: int,
+    haipai: tuple[tuple[int, ...], ...],
+    /,
+) -> Any:
+    """``replay.walls._hand_wall`` on a core wall record whose deal is the hand's as
+    dealt: (dora, ura, live, rinshan), four tuples of tile ids; None when INIT's dora
+    indicator is not the wall's; ``NotImplemented`` leaves anything else to the Python
+    (hence ``Any``: a union with ``NotImplemented`` does not narrow)."""
 
 def decode_meld(
     m: int, who: int, gari: bool = False

@@ -20,19 +20,25 @@ from replay_audit.model.events import Call, Discard, Draw, Game, RiichiAccept, R
 from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_json import parse_tenhou_json
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
-from replay_audit.replay import moves
+from replay_audit.replay import moves, results, values
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay
 from tests.conftest import FIXTURES
 
-pytestmark = pytest.mark.skipif(moves.CORE_MOVES is None, reason="no compiled core")
+pytestmark = pytest.mark.skipif(
+    moves.CORE_MOVES is None or results.CORE_WIN_CHECKS is None, reason="no compiled core"
+)
 
 
 def _both(game: Game, monkeypatch: pytest.MonkeyPatch) -> tuple[GameReplay, GameReplay]:
+    """The replay with the core's shares (moves, win checks, values made without
+    ``__init__``) and with none of them: the Python reference alone."""
     rules = rules_for_go_type(game.meta.go_type)
     with_core = replay_game(game, rules)
     with monkeypatch.context() as m:
         m.setattr(moves, "CORE_MOVES", None)
+        m.setattr(results, "CORE_WIN_CHECKS", None)
+        m.setattr(values, "MAKE", values._py_make)
         reference = replay_game(game, rules)
     return with_core, reference
 
@@ -261,6 +267,23 @@ def _table(game: Game) -> Any:
     return _Table(game, game.hands[0], rules_for_go_type(game.meta.go_type), None)
 
 
+def _rest(table: Any) -> tuple[Any, ...]:
+    """``play_moves``' arguments after the index, as ``replay.moves`` gives them."""
+    rules = table.rules
+    return (
+        Draw,
+        Discard,
+        0,
+        RiichiDeclare,
+        RiichiAccept,
+        rules.riichi_cost,
+        Call,
+        moves._CHI,
+        moves._PON,
+        rules.chi,
+    )
+
+
 def test_a_declined_first_move_leaves_the_table_as_it_was() -> None:
     path = sorted(FIXTURES.glob("*.xml"))[0]
     game = parse_tenhou_xml(path.read_bytes(), str(path))
@@ -272,7 +295,7 @@ def test_a_declined_first_move_leaves_the_table_as_it_was() -> None:
     first = next(i for i, ev in enumerate(events) if type(ev) is Draw)
     out_of_turn = dataclasses.replace(events[first], seat=(events[first].seat + 1) % 4)  # type: ignore[attr-defined]
     assert moves.CORE_MOVES is not None
-    got = moves.CORE_MOVES(table, (out_of_turn,), 0, Draw, Discard, 0)
+    got = moves.CORE_MOVES(table, (out_of_turn,), 0, *_rest(table))
     assert got == -1
     after = {name: repr(getattr(table, name, None)) for name in before}
     assert after == before
@@ -287,15 +310,17 @@ def test_a_table_the_core_cannot_read_is_an_error_not_a_crash() -> None:
     table = _table(game)
     table.core_lists = table.core_lists[:-1]
     with pytest.raises(ValueError):
-        play(table, events, 0, Draw, Discard, 0)
+        play(table, events, 0, *_rest(table))
     table = _table(game)
     table.to_draw = "east"
     with pytest.raises(TypeError):
-        play(table, events, 0, Draw, Discard, 0)
+        play(table, events, 0, *_rest(table))
     with pytest.raises(TypeError):
-        play(_table(game), events, 0, Draw, Discard)  # type: ignore[call-arg]
+        play(_table(game), events, 0, Draw, Discard, 0)  # type: ignore[call-arg]
     with pytest.raises(TypeError):
-        play(_table(game), list(events), 0, Draw, Discard, 0)
+        play(_table(game), events, 0, *_rest(table)[:-1])
+    with pytest.raises(TypeError):
+        play(_table(game), list(events), 0, *_rest(table))
 
 
 def test_the_offer_the_core_writes_is_a_discard_offer() -> None:

@@ -17,6 +17,7 @@ from replay_audit import native, wall
 from replay_audit.model.events import Game, HandLog
 from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
+from replay_audit.replay import walls as replay_walls
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.walls import _hand_wall, _WallSource
 from tests.conftest import CORPUS, need
@@ -124,3 +125,74 @@ def test_layouts_follow_the_wall_module() -> None:
                     )
                     got = _got(_hand_wall(ww.tiles, len(ww.tiles), flip, hand))
                     assert got == _expected(ww, hand)
+
+
+def _variants(ww: wall.Wall, dealer: int, players: int) -> list[HandLog]:
+    """A hand dealt from ``ww`` as dealt, listed in another order, with a tile moved
+    to another seat, and with another dora indicator."""
+    deal = ww.haipai(dealer)
+    hand = HandLog(
+        index=0,
+        seq=0,
+        round_index=0,
+        honba=0,
+        sticks=0,
+        dealer=dealer,
+        scores=(25000,) * players,
+        haipai=deal,
+        dora_indicator=ww.dora_indicator(0),
+    )
+    h0, h1, *rest = deal
+    return [
+        hand,
+        dataclasses.replace(hand, haipai=tuple(tuple(reversed(h)) for h in deal)),
+        dataclasses.replace(hand, haipai=((h1[0], *h0[1:]), (h0[0], *h1[1:]), *rest)),
+        dataclasses.replace(hand, dora_indicator=(ww.dora_indicator(0) + 1) % len(ww.tiles)),
+    ]
+
+
+@pytest.mark.skipif(replay_walls.CORE_HAND_WALL is None, reason="no compiled core")
+def test_the_core_reads_a_record_as_the_python_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_core.hand_wall`` (a core record, the deal as dealt) against ``_hand_wall``'s
+    own lines and ``replay_audit.wall``, for both sizes, flips and every dealer."""
+    core = replay_walls.CORE_HAND_WALL
+    assert core is not None
+    answered = 0
+    for players in (3, 4):
+        for w in islice(wall.iter_walls(wall._EXAMPLE_SEED, players), 4):
+            for flip in (False, True):
+                ww = dataclasses.replace(w, flipped=flip)
+                record = bytes(ww.tiles) + bytes(ww.dice)
+                size = len(ww.tiles)
+                for dealer in range(players):
+                    for hand in _variants(ww, dealer, players):
+                        got = _got(_hand_wall(record, size, flip, hand))
+                        with monkeypatch.context() as m:
+                            m.setattr(replay_walls, "CORE_HAND_WALL", None)
+                            want = _got(_hand_wall(record, size, flip, hand))
+                        assert got == want == _expected(ww, hand)
+                    plan = replay_walls._LAYOUTS[size, flip, dealer].plan  # type: ignore[union-attr]
+                    hand = _variants(ww, dealer, players)[0]
+                    found = core(record, plan, hand.dora_indicator, hand.haipai)
+                    answered += found is not NotImplemented and found is not None
+    assert answered == 4 * 2 * 3 + 4 * 2 * 4  # every deal as dealt: the core's
+
+
+def test_the_comparison_fails_for_a_core_that_swaps_dora_and_ura(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = _phoenix(1)[0]
+    core = replay_walls.CORE_HAND_WALL
+    if core is None:
+        pytest.skip("no compiled core")
+
+    def swapped(*args: object) -> object:
+        found = core(*args)
+        if isinstance(found, tuple):
+            return (found[1], found[0], *found[2:])
+        return found
+
+    monkeypatch.setattr(replay_walls, "CORE_HAND_WALL", swapped)
+    source = _WallSource(game)
+    want = _expected(next(wall.iter_walls(game.meta.seed or "", game.meta.players)), game.hands[0])
+    assert _got(source.for_hand(game.hands[0])) != want

@@ -10,7 +10,8 @@ also plays the REACH steps that find nothing (``replay.riichi``'s
 ``_riichi_declare`` and ``_riichi_accept`` are their reference) and the riichi
 discard that leaves a wait, and the chi and pon of the discard just made that find
 nothing and make no pao (``replay.calls``' ``_open_call`` is their reference).  It
-stops before anything else, which ``_moves`` and the table then play.
+stops before anything else, which ``_moves`` and the table then play (the table's
+``run`` calls it on each run of draws and discards).
 ``tests/test_core_replay.py`` holds the two equal over the shared corpus and damaged
 games.  JSON logs (no copy numbers) and installs without the core use ``_moves``
 alone; so does a replay with ``CORE_MOVES`` set to ``None``.
@@ -22,12 +23,9 @@ held equal to ``replay.calls`` and ``replay.riichi``).
 from __future__ import annotations
 
 from replay_audit.model.events import (
-    Call,
     Discard,
     Draw,
     NewDora,
-    RiichiAccept,
-    RiichiDeclare,
 )
 from replay_audit.model.meld import MeldKind
 from replay_audit.model.tiles import counts34
@@ -44,34 +42,6 @@ class _Moves(_TableState):
     """Draws, discards and dora indicators, checked as they come."""
 
     __slots__ = ()
-
-    def _play_moves(self, events: tuple[object, ...], i: int) -> int:
-        """Play draws and discards from ``events[i]`` on; the index reached.  The
-        core plays what it can of the run (``_moves``' common case, and the riichi
-        steps, chi and pon between its moves) on the table itself (its ``core_lists``
-        and counters); when it declines the first move, ``_moves`` plays that one;
-        without the core, ``_moves`` plays the whole run."""
-        play = CORE_MOVES
-        if play is None or self.json:
-            return self._moves(events, i)
-        j: int = play(
-            self,
-            events,
-            i,
-            Draw,
-            Discard,
-            _TH_MASK,
-            RiichiDeclare,
-            RiichiAccept,
-            self.rules.riichi_cost,
-            Call,
-            _CHI,
-            _PON,
-            self.rules.chi,
-        )
-        if j < 0:  # declined the first move: the reference plays it
-            return self._moves(events, i, i + 1)
-        return j
 
     def _moves(self, events: tuple[object, ...], i: int, end: int = -1) -> int:
         """Play the run of draws and discards that starts at ``events[i]`` (up to

@@ -3,6 +3,11 @@
 Owns ``_Results``: the ``WinContext`` of each win (how it was won, situational
 yaku, dora and ura, pao) checked against the shown hand, and the ``DrawContext``
 of each draw (tenpai seats, nagashi, whether an abortive draw's condition held).
+For a win in an XML log the compiled core (``_core.win_checks``) first says whether
+the win's checks (complete, furiten, the shown hand, melds, winning tile, dora and
+ura) find nothing; only then are they skipped, so ``_check_furiten``, the
+completeness test and ``_check_win`` stay the reference, held equal to it by
+``tests/test_core_replay.py`` and ``tests/test_core_replay_wins.py``.
 
 Must not: take a recorded value into a context (who won, from whom and the pao
 seat are moves; the rest of a recorded result is only compared).
@@ -16,6 +21,8 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.meld import Meld
 from replay_audit.model.tiles import to_notation
+from replay_audit.native import _core
+from replay_audit.replay import values
 from replay_audit.replay.calls import _Calls
 from replay_audit.replay.compare import _json_key, _meld_text, _melds_key, _xml_key
 from replay_audit.replay.state import (
@@ -31,6 +38,11 @@ from replay_audit.scoring.agari import is_complete_tiles
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
 
+CORE_WIN_CHECKS = getattr(_core, "win_checks", None) if _core is not None else None
+"""The core's ``win_checks`` (None: a stale build, no core, or switched off by a test):
+it says when a win's checks (``_check_furiten``, completeness, ``_check_win``) would
+find nothing, and those then do not run; they are its reference."""
+
 
 class _Results(_Calls):
     """Wins and draws: the contexts the scorer reads."""
@@ -40,10 +52,13 @@ class _Results(_Calls):
     # ------------------------------------------------------------------ results
 
     def _win(self, r: RecordedWin) -> ResultReplay:
+        # Once a win (most hands end in one): the table's fields are read once into
+        # locals and the values are made positionally (``values.MAKE``).
         s = r.seat
         seq = r.seq
-        tsumo = r.seat == r.from_seat
+        tsumo = s == r.from_seat
         hand = self.concealed[s]
+        log = self.hand
         chankan = rinshan = haitei = houtei = tenhou = chiihou = renhou = False
         ippatsu_now = self.ippatsu[s]
         if tsumo:
@@ -54,71 +69,84 @@ class _Results(_Calls):
             rinshan = self.drawn_rinshan
             haitei = self.live == 0 and not rinshan
             if self.uninterrupted and not self.discarded[s]:
-                tenhou = s == self.hand.dealer
+                tenhou = s == log.dealer
                 chiihou = not tenhou
         else:
             lo = self.last_offer
             if lo is None or lo[0] != r.from_seat or lo[0] == s:
                 self._find("ron_no_discard", f"ron with no tile from seat {r.from_seat}", seq, s)
-                return ResultReplay(r)
+                return values.MAKE(ResultReplay, r, None, None, None, ())
             win_tile = lo[1]
-            if lo[2] == _OFFER_ANKAN and not self.rules.kokushi_ankan_ron:
-                self._find("ron_no_discard", "ron on an ankan", seq, s)
-            if lo[2] == _OFFER_KITA and not self.rules.kita_ron:
-                self._find("kita_ron_not_allowed", "ron on a set-aside North", seq, s)
-            chankan = lo[2] == _OFFER_KAKAN or lo[2] == _OFFER_ANKAN
-            if lo[2] == _OFFER_KAKAN and self.ippatsu_before_kakan is not None:
-                ippatsu_now = self.ippatsu_before_kakan[s]
-            houtei = self.live == 0 and lo[2] == _OFFER_DISCARD
+            offer = lo[2]
+            if offer != _OFFER_DISCARD:
+                if offer == _OFFER_ANKAN and not self.rules.kokushi_ankan_ron:
+                    self._find("ron_no_discard", "ron on an ankan", seq, s)
+                if offer == _OFFER_KITA and not self.rules.kita_ron:
+                    self._find("kita_ron_not_allowed", "ron on a set-aside North", seq, s)
+                chankan = offer in (_OFFER_KAKAN, _OFFER_ANKAN)
+                if offer == _OFFER_KAKAN and self.ippatsu_before_kakan is not None:
+                    ippatsu_now = self.ippatsu_before_kakan[s]
+            else:
+                houtei = self.live == 0
             renhou = self.uninterrupted and not self.discarded[s]
             tiles = [*hand, win_tile]
-            self._check_furiten(s, seq, hand)
-        if not is_complete_tiles(tiles):
-            self._find(
-                "win_incomplete",
-                "the winning hand is not complete",
-                seq,
-                s,
-                computed=to_notation(tiles, self.aka),
-            )
         melds = tuple(self.melds[s])
         riichi = self.riichi[s]
-        dora = self._dora()
+        due = self.dora_due
+        wall_dora = self.wall_dora
+        dora = tuple(wall_dora[:due] if wall_dora is not None else self.indicators[:due])
         ura: tuple[int, ...] = ()
         if riichi:
             ura = tuple(self.dead_ura[: len(dora)]) if self.dead_ura is not None else r.ura
-        self._check_win(r, tiles, melds, win_tile, dora, ura, riichi)
-        ctx = WinContext(
-            tiles=tuple(tiles),
-            melds=melds,
-            win_tile=win_tile,
-            tsumo=tsumo,
-            seat=s,
-            dealer=self.hand.dealer,
-            round_wind=self.hand.round_wind,
-            players=self.n,
-            riichi=riichi,
-            double_riichi=riichi and self.riichi_double[s],
-            ippatsu=riichi and ippatsu_now,
-            haitei=haitei,
-            houtei=houtei,
-            rinshan=rinshan,
-            chankan=chankan,
-            tenhou=tenhou,
-            chiihou=chiihou,
-            renhou=renhou,
-            dora_indicators=dora,
-            ura_indicators=ura,
-            honba=self.hand.honba,
-            gari_seen=self._gari_seen(s, tiles, melds),
+        checks = CORE_WIN_CHECKS
+        args = (s, tiles, win_tile, not tsumo, r, melds, dora, ura, riichi, self.dead_ura is None)
+        if checks is None or self.json or not checks(self, *args):
+            # The checks below, unless the core found that none of them finds anything.
+            if not tsumo:
+                self._check_furiten(s, seq, hand)
+            if not is_complete_tiles(tiles):
+                self._find(
+                    "win_incomplete",
+                    "the winning hand is not complete",
+                    seq,
+                    s,
+                    computed=to_notation(tiles, self.aka),
+                )
+            self._check_win(r, tiles, melds, win_tile, dora, ura, riichi)
+        gari_seen = True if self.rules.scoring != "toutenkou" else self._gari_seen(s, tiles, melds)
+        ctx = values.MAKE(
+            WinContext,
+            tuple(tiles),
+            melds,
+            win_tile,
+            tsumo,
+            s,
+            log.dealer,
+            log.round_wind,
+            self.n,
+            riichi,
+            riichi and self.riichi_double[s],
+            riichi and ippatsu_now,
+            haitei,
+            houtei,
+            rinshan,
+            chankan,
+            tenhou,
+            chiihou,
+            renhou,
+            dora,
+            ura,
+            log.honba,
+            gari_seen,
         )
-        return ResultReplay(r, win=ctx, pao=tuple(self.pao[s]))
+        return values.MAKE(ResultReplay, r, ctx, None, None, tuple(self.pao[s]))
 
     def _gari_seen(self, s: int, tiles: list[int], melds: tuple[Meld, ...]) -> bool:
         """Toutenkou karasu needs a winner who never had a gari tile: none in the
         final hand, its calls and set-asides, or its discards.  Everything a seat
         ever held ends in one of those (discards stay listed when called), so the
-        end state answers it.  Outside Toutenkou the flag is unused: True."""
+        end state answers it.  Outside Toutenkou the flag is unused: True (``_win``
+        does not call this there)."""
         if self.rules.scoring != "toutenkou":
             return True
         held = [*tiles, *self.discards[s]]
@@ -214,8 +242,11 @@ class _Results(_Calls):
                     None,
                     computed=self.live,
                 )
-            tenpai = tuple(s < n and hand_wait_mask(self.concealed[s]) != 0 for s in range(seats))
-            nagashi = tuple(s < n and self.nagashi[s] for s in range(seats))
+            concealed = self.concealed
+            flags = self.nagashi
+            # List displays, not generators: cheaper by a frame each.
+            tenpai = tuple([s < n and hand_wait_mask(concealed[s]) != 0 for s in range(seats)])
+            nagashi = tuple([s < n and flags[s] for s in range(seats)])
             if r.shown is not None:
                 shown = set(r.shown_seats)
                 for s in range(n):
@@ -230,9 +261,9 @@ class _Results(_Calls):
                             computed=int(tenpai[s]),
                             category="draw",
                         )
-            ctx = DrawContext(tenpai=tenpai, nagashi=nagashi, dealer=self.hand.dealer, players=n)
-            return ResultReplay(r, draw=ctx)
-        return ResultReplay(r, abort_ok=self._abort_ok(r))
+            ctx = values.MAKE(DrawContext, tenpai, nagashi, self.hand.dealer, n)
+            return values.MAKE(ResultReplay, r, None, ctx, None, ())
+        return values.MAKE(ResultReplay, r, None, None, self._abort_ok(r), ())
 
     def _abort_ok(self, r: RecordedDraw) -> bool:
         kind = r.kind

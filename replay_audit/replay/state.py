@@ -125,14 +125,20 @@ class _TableState:
         # log); a RuleSet field would be better, until then the chip flag says it.
         self.kan_dora_now = rules.kan_dora_immediate
         dealt = len(haipai)
-        if dealt <= 4:
+        if dealt == 4:  # the usual: a literal is cheaper than list(map(list, haipai))
             seats = 4
-            concealed = list(map(list, haipai))
-            if dealt < 4:
-                concealed += [[] for _ in range(4 - dealt)]
+            h0, h1, h2, h3 = haipai
+            concealed = [[*h0], [*h1], [*h2], [*h3]]
             self.melds: list[list[Meld]] = [[], [], [], []]
             self.discards: list[list[int]] = [[], [], [], []]
             self.pao: list[list[tuple[int, int]]] = [[], [], [], []]
+        elif dealt < 4:
+            seats = 4
+            concealed = list(map(list, haipai))
+            concealed += [[] for _ in range(4 - dealt)]
+            self.melds = [[], [], [], []]
+            self.discards = [[], [], [], []]
+            self.pao = [[], [], [], []]
         else:
             seats = dealt
             concealed = list(map(list, haipai))
@@ -140,11 +146,17 @@ class _TableState:
             self.discards = [[] for _ in range(seats)]
             self.pao = [[] for _ in range(seats)]
         self.concealed: list[list[int]] = concealed
-        falses = [False] * seats
-        minus = [-1] * seats
-        self.disc_mask = [0] * seats
+        if seats == 4:  # literals: half the cost of a multiplication, nine times a hand
+            falses = [False, False, False, False]
+            minus = [-1, -1, -1, -1]
+            self.disc_mask = [0, 0, 0, 0]
+            self.nagashi = [True, True, True, True]
+        else:
+            falses = [False] * seats
+            minus = [-1] * seats
+            self.disc_mask = [0] * seats
+            self.nagashi = [True] * seats
         self.discarded = falses
-        self.nagashi = [True] * seats
         # Live wall: 136 - 14 dead - 13 * 4 dealt (three-player: 108 - 14 - 13 * 3, 55
         # draws: a real sanma hand with three kita drew 52 live tiles before its
         # exhaustive draw); every draw, rinshan too, takes one: the dead wall keeps
@@ -198,13 +210,20 @@ class _TableState:
         # Tile ids met so far (XML logs carry copy numbers, so a repeat is a
         # fifth copy).  A set: one hashed add per draw costs less than the big
         # integer mask it replaced (~8% of the replay, measured on the corpus).
-        seen: set[int] = set()
-        if not json:
-            seen.update(*haipai)
-            seen.add(hand.dora_indicator)
-            if len(seen) != sum(map(len, haipai)) + 1:  # a tile twice: name each repeat
+        if json:
+            seen: set[int] = set()
+        else:
+            # One set display for the usual four seats (half the cost of update and add).
+            dora = hand.dora_indicator
+            if dealt == 4:
+                seen = {*h0, *h1, *h2, *h3, dora}
+                total = len(h0) + len(h1) + len(h2) + len(h3) + 1
+            else:
+                seen = {*chain.from_iterable(haipai), dora}
+                total = sum(map(len, haipai)) + 1
+            if len(seen) != total:  # a tile twice: name each repeat
                 seen.clear()
-                for t in [*chain.from_iterable(haipai), hand.dora_indicator]:
+                for t in [*chain.from_iterable(haipai), dora]:
                     if t in seen:
                         self._find("tile_duplicate", f"tile {t} dealt twice", hand.seq, None)
                     seen.add(t)
@@ -291,12 +310,6 @@ class _TableState:
     def _break_ippatsu(self) -> None:
         ipp = self.ippatsu
         ipp[:] = [False] * len(ipp)  # in place: the core holds the same list
-
-    def _dora(self) -> tuple[int, ...]:
-        due = self.dora_due
-        if self.wall_dora is not None:
-            return tuple(self.wall_dora[:due])
-        return tuple(self.indicators[:due])
 
     def _check_wall_dora(self) -> None:
         wd = self.wall_dora

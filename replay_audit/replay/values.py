@@ -1,6 +1,12 @@
 """What a replay returns: frozen values per result, hand and game.
 
-Owns ``ResultReplay``, ``HandReplay`` and ``GameReplay``.
+Owns ``ResultReplay``, ``HandReplay`` and ``GameReplay``, and ``MAKE``, how the
+replay builds these and its other frozen values (``WinContext``, ``DrawContext``, the
+hand's wall) a few times a hand: the core's ``make_value`` sets the slots directly,
+as the dataclass ``__init__`` would (one ``object.__setattr__`` per field made a
+``WinContext`` cost more than the work that filled it, measured); without the core,
+``_py_make`` calls the class itself, the reference ``tests/test_core_replay.py``
+holds it equal to.  Its callers give every field, in the class's order.
 
 Must not: compute anything; the table (``replay.table``) fills them.
 """
@@ -8,6 +14,7 @@ Must not: compute anything; the table (``replay.table``) fills them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from replay_audit.model.events import (
     Game,
@@ -16,7 +23,24 @@ from replay_audit.model.events import (
     RecordedWin,
 )
 from replay_audit.model.findings import Finding
+from replay_audit.native import _core
 from replay_audit.scoring.context import DrawContext, WinContext
+
+_T = TypeVar("_T")
+
+
+class _Make(Protocol):
+    def __call__(self, cls: type[_T], /, *fields: object) -> _T: ...
+
+
+def _py_make(cls: type[_T], /, *fields: object) -> _T:
+    """The reference for ``_core.make_value``: the class's own ``__init__``."""
+    return cls(*fields)
+
+
+MAKE: _Make = (getattr(_core, "make_value", None) if _core is not None else None) or _py_make
+"""``cls(*fields)`` for a frozen value of the replay (every field, in order): the
+core's when it has one; a test sets it to ``_py_make`` to compare."""
 
 # --------------------------------------------------------------------------- results
 

@@ -10,6 +10,7 @@ Must not: play moves or judge them; the table checks draws against what this giv
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -19,6 +20,12 @@ from replay_audit.model.events import (
     Game,
     HandLog,
 )
+from replay_audit.replay import values
+
+CORE_HAND_WALL = getattr(native._core, "hand_wall", None) if native._core is not None else None
+"""The core's ``hand_wall`` (None: a stale build, no core, or switched off by a test):
+``_hand_wall`` on a core record whose deal is the hand's as dealt; ``_hand_wall``'s own
+lines are its reference (``tests/test_replay_walls.py`` holds them equal)."""
 
 # --------------------------------------------------------------------------- wall
 
@@ -53,6 +60,10 @@ class _Layout:
     take_ura: Callable[[Sequence[int]], tuple[int, ...]]
     take_rinshan: Callable[[Sequence[int]], tuple[int, ...]]
     take_deal: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+    plan: tuple[object, ...] | None = None
+    """The same positions for ``_core.hand_wall``: (first dora, each seat's deal, dora,
+    ura, live start, live stop, rinshan), each list of positions a bytes; None when a
+    position does not fit in a byte (then the Python path reads every wall)."""
 
 
 _LAYOUTS: dict[tuple[int, bool, int], _Layout | None] = {}
@@ -66,15 +77,22 @@ def _layout(size: int, flipped: bool, dealer: int) -> _Layout | None:
         probe = Wall(tuple(range(size)), (1, 1), flipped)
         deal_size = probe.deal_size
         dora = tuple(probe.dora_indicator(k) for k in range(5))
+        ura = tuple(probe.ura_indicator(k) for k in range(5))
+        rinshan = tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
+        deal = probe.haipai(dealer)
+        live = slice(deal_size, deal_size + probe.live_count(0))
+        plan: tuple[object, ...] | None = None
+        if size <= 256:
+            plan = (dora[0], tuple(map(bytes, deal)), bytes(dora), bytes(ura))
+            plan += (live.start, live.stop, bytes(rinshan))
         lay: _Layout | None = _Layout(
             first_dora=dora[0],
-            live=slice(deal_size, deal_size + probe.live_count(0)),
+            live=live,
             take_dora=_taker(dora),
-            take_ura=_taker(tuple(probe.ura_indicator(k) for k in range(5))),
-            take_rinshan=_taker(
-                tuple(probe.rinshan_tile(i) for i in range(probe.replacement_count))
-            ),
-            take_deal=tuple(_taker(h) for h in probe.haipai(dealer)),
+            take_ura=_taker(ura),
+            take_rinshan=_taker(rinshan),
+            take_deal=tuple(_taker(h) for h in deal),
+            plan=plan,
         )
     except (ValueError, IndexError, TypeError, AttributeError):
         lay = None
@@ -88,9 +106,20 @@ def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) ->
     ``tiles`` is a wall's tiles in draw order (``size`` of them; a core record
     has the dice after them, never read here)."""
     key = (size, flipped, hand.dealer)
-    lay = _LAYOUTS[key] if key in _LAYOUTS else _layout(*key)
+    try:  # one lookup; try costs nothing when it does not raise
+        lay = _LAYOUTS[key]
+    except KeyError:
+        lay = _layout(*key)
     if lay is None:
         return None
+    core = CORE_HAND_WALL
+    if core is not None and type(tiles) is bytes and lay.plan is not None:
+        # The core's answer when the deal is as dealt (the usual), else the lines below.
+        found = core(tiles, lay.plan, hand.dora_indicator, hand.haipai)
+        if found is None:
+            return None
+        if found is not NotImplemented:
+            return values.MAKE(_HandWall, *found)
     if tiles[lay.first_dora] != hand.dora_indicator:
         return None
     for take, dealt in zip(lay.take_deal, hand.haipai, strict=False):
@@ -99,9 +128,13 @@ def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) ->
         # common case, and the same tiles in another order still match.
         if got != dealt and set(got) != set(dealt):
             return None
-    # Positional: keyword arguments cost a dataclass's __init__ more, once a hand.
-    return _HandWall(
-        lay.take_dora(tiles), lay.take_ura(tiles), tuple(tiles[lay.live]), lay.take_rinshan(tiles)
+    # values.MAKE: a frozen dataclass's own __init__ costs more than the slicing.
+    return values.MAKE(
+        _HandWall,
+        lay.take_dora(tiles),
+        lay.take_ura(tiles),
+        tuple(tiles[lay.live]),
+        lay.take_rinshan(tiles),
     )
 
 
@@ -140,15 +173,18 @@ class _WallSource:
         self.damage: tuple[str, str] | None = None
         """(category, message) when the game's seed cannot be used: one finding for
         the game, not one per hand."""
-        try:
-            from replay_audit import wall as wall_mod  # optional, lazy
-        except ImportError:
-            return
+        if "replay_audit.wall" not in sys.modules:  # an import statement a game cost more
+            try:
+                import replay_audit.wall  # noqa: F401  # optional, lazy
+            except ImportError:
+                return
         seed = game.meta.seed
         if seed:
             try:
                 self.flipped, self.size, self.it = native.iter_wall_tiles(seed, self.players)
             except (ValueError, AttributeError) as exc:
+                from replay_audit import wall as wall_mod
+
                 self.it = None
                 form = wall_mod.seed_format(seed)
                 if form in (wall_mod.FORMAT_BASE64, wall_mod.FORMAT_HEX):
@@ -172,12 +208,25 @@ class _WallSource:
                 except (ValueError, AttributeError):
                     return None
                 return _hand_wall(wall.tiles, len(wall.tiles), wall.flipped, hand)
-        if self.it is None:
+        it = self.it
+        if it is None:
             return None
         i = hand.index
         cache = self.cache
-        while len(cache) <= i and self._more():
-            pass
+        if i == len(cache) and i < self.SEARCH_LIMIT + 64:
+            # The usual: hand i is the next wall (``_more`` inline), dealt as the core
+            # reads it (``_hand_wall``'s first lines inline, its layout once seen).
+            record = next(it)
+            cache.append(record)
+            core = CORE_HAND_WALL
+            lay = _LAYOUTS.get((self.size, self.flipped, hand.dealer))
+            if core is not None and lay is not None and lay.plan is not None:
+                found = core(record, lay.plan, hand.dora_indicator, hand.haipai)
+                if found is not None and found is not NotImplemented:
+                    return values.MAKE(_HandWall, *found)
+        else:
+            while len(cache) <= i and self._more():
+                pass
         size = self.size
         flipped = self.flipped
         if i < len(cache) and (found := _hand_wall(cache[i], size, flipped, hand)) is not None:

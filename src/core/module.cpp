@@ -855,14 +855,42 @@ PYBIND11_MODULE(_core, m) {
         "play_moves",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::play_moves)),
         METH_FASTCALL,
-        "play_moves(table, events, i, draw_cls, discard_cls, th_mask[, declare_cls,\n"
-        "accept_cls, riichi_cost[, call_cls, chi, pon, chi_allowed]]): the replay's\n"
+        "play_moves(table, events, i, draw_cls, discard_cls, th_mask, declare_cls,\n"
+        "accept_cls, riichi_cost, call_cls, chi, pon, chi_allowed): the replay's\n"
         "runs of plain draws and discards (and the riichi steps, chi and pon between them)\n"
         "from events[i] on, on the table's state (changed in\n"
         "place), stopping before anything rare (replay_audit.replay.moves explains): the\n"
         "index reached, or -1 if the first move was declined."};
     m.add_object("play_moves",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&play_moves_def, nullptr, m.ptr())));
+    static PyMethodDef make_value_def = {
+        "make_value",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::make_value)),
+        METH_FASTCALL,
+        "make_value(cls, *fields): an instance of the slots dataclass cls with all its\n"
+        "fields given in order, set without running its __init__ (replay_audit.replay.values\n"
+        "explains); TypeError for a class whose __init__ does more than set its fields."};
+    m.add_object("make_value",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&make_value_def, nullptr, m.ptr())));
+    static PyMethodDef win_checks_def = {
+        "win_checks",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::win_checks)),
+        METH_FASTCALL,
+        "win_checks(table, seat, tiles, win_tile, ron, win, melds, dora, ura, riichi,\n"
+        "ura_from_log): True when a win's checks find nothing (complete, not furiten, the\n"
+        "shown hand, melds, winning tile, dora and ura the same); False sends them to the\n"
+        "Python (replay_audit.replay.results)."};
+    m.add_object("win_checks",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&win_checks_def, nullptr, m.ptr())));
+    static PyMethodDef hand_wall_def = {
+        "hand_wall",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_wall)),
+        METH_FASTCALL,
+        "hand_wall(record, plan, dora_indicator, haipai): a hand's (dora, ura, live,\n"
+        "rinshan) from a wall record whose deal is the hand's as dealt; None if INIT's dora\n"
+        "is not the wall's; NotImplemented leaves it to replay_audit.replay.walls."};
+    m.add_object("hand_wall",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_wall_def, nullptr, m.ptr())));
     m.def("decode_meld", &decode_meld, py::arg("m"), py::arg("who"), py::arg("gari") = false,
           "A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of\n"
           "replay_audit.meld.MeldKind; None where meld_code.decode_meld raises.");
