@@ -273,6 +273,8 @@ public:
             ok = read_mjlog(view, &g, nullptr, limits);
         }
         if (!ok) return py::none();
+        if (!g.events.seq.empty())
+            cache_numbers(std::size_t(*std::max_element(g.events.seq.begin(), g.events.seq.end())));
         const std::vector<py::object> owaris = make_owaris(g);
         const std::vector<py::object> melds = make_melds(g);
         const std::vector<py::object> wins = make_wins(g, melds, owaris);
@@ -304,6 +306,25 @@ public:
     }
 
 private:
+    // The element indices (``seq``) are mostly past CPython's small ints (0-256), so each
+    // would be a new int per event: instead the builder keeps one int per index seen so
+    // far (up to kCachedNumbers), shared by every Game it builds (ints are immutable).
+    static constexpr std::size_t kCachedNumbers = 1 << 14;
+
+    void cache_numbers(std::size_t largest) const {
+        const std::size_t want = std::min(largest + 1, kCachedNumbers);
+        numbers_.reserve(want);
+        for (std::size_t v = numbers_.size(); v < want; ++v)
+            numbers_.push_back(steal(PyLong_FromSize_t(v)));
+    }
+
+    // ``v`` as an int (a new reference), the cached one where there is one.
+    PyObject* number(long v) const {
+        if (v >= 0 && static_cast<std::size_t>(v) < numbers_.size())
+            return Py_NewRef(numbers_[static_cast<std::size_t>(v)].ptr());
+        return PyLong_FromLong(v);
+    }
+
     // The seated players (the first ``players`` of the UN list), as
     // replay_audit.parsers.tenhou_xml.columns._players makes them from the raw values.
     py::tuple players(const GameTables& g) const {
@@ -405,7 +426,7 @@ private:
             const Span& yaku = a.yaku[i];
             PyObject* yaku_pairs = yaku.length < 0 ? Py_NewRef(empty) : span_pairs(g, yaku);
             out.push_back(steal(win_.make(
-                integer(a.seq[i]), integer(a.who[i]), integer(a.from_who[i]),
+                number(a.seq[i]), integer(a.who[i]), integer(a.from_who[i]),
                 span(g, a.hai[i], Py_NewRef(empty)),
                 refs(melds, std::size_t(ms.offset), std::size_t(ms.length)), integer(a.machi[i]),
                 integer(a.fu[i]), integer(a.points[i]), integer(a.limit[i]), yaku_pairs,
@@ -428,7 +449,7 @@ private:
             check(r.kind[i] >= 0 && r.kind[i] < 7, "draw kind");
             const bool chips = r.has_chips[i] != 0;
             out.push_back(steal(drawn_.make(
-                integer(r.seq[i]), Py_NewRef(draw_kinds_[r.kind[i]].ptr()), integer(r.honba[i]),
+                number(r.seq[i]), Py_NewRef(draw_kinds_[r.kind[i]].ptr()), integer(r.honba[i]),
                 integer(r.sticks[i]), ints(&r.scores[4 * i], 4), ints(&r.deltas[4 * i], 4),
                 shown(g, &r.shown[4 * i]), chips ? ints(&r.chips[4 * i], 4) : none(),
                 chips ? ints(&r.chip_deltas[4 * i], 4) : none(),
@@ -471,27 +492,27 @@ private:
         const std::int32_t ref = e.ref[i];
         switch (e.kind[i]) {
             case kDraw:
-                return draw_.make(integer(seq), integer(seat), integer(e.tile[i]));
+                return draw_.make(number(seq), integer(seat), integer(e.tile[i]));
             case kDiscard:
-                return discard_.make(integer(seq), integer(seat), integer(e.tile[i]),
-                                     PyBool_FromLong(e.tsumogiri[i] == 1));
+                return discard_.make(number(seq), integer(seat), integer(e.tile[i]),
+                                     Py_NewRef(e.tsumogiri[i] == 1 ? Py_True : Py_False));
             case kCall:
                 check(ref >= 0 && std::size_t(ref) < melds.size(), "call meld");
-                return call_.make(integer(seq), integer(seat), Py_NewRef(melds[ref].ptr()));
+                return call_.make(number(seq), integer(seat), Py_NewRef(melds[ref].ptr()));
             case kRiichiDeclare:
-                return declare_.make(integer(seq), integer(seat));
+                return declare_.make(number(seq), integer(seat));
             case kRiichiAccept:
                 check(ref < 0 || 4 * std::size_t(ref) + 4 <= g.reach_scores.size(), "REACH ten");
-                return accept_.make(integer(seq), integer(seat),
+                return accept_.make(number(seq), integer(seat),
                                     ref < 0 ? none() : ints(&g.reach_scores[4 * std::size_t(ref)], 4),
                                     Py_NewRef(Py_False));
             case kNewDora:
-                return dora_.make(integer(seq), integer(e.tile[i]));
+                return dora_.make(number(seq), integer(e.tile[i]));
             case kDisconnect:
-                return bye_.make(integer(seq), integer(seat));
+                return bye_.make(number(seq), integer(seat));
             case kReconnect: {
                 check(ref >= 0 && std::size_t(ref) < g.strings.size(), "UN name");
-                return un_.make(integer(seq), integer(seat),
+                return un_.make(number(seq), integer(seat),
                                 unquoted(g.strings[std::size_t(ref)], unquote_.ptr()));
             }
             case kAgari:
@@ -527,7 +548,7 @@ private:
             extra = pair == nullptr ? nullptr : PyTuple_Pack(1, pair);
             Py_XDECREF(pair);
         }
-        return hand_.make(integer(index), integer(h.seq[i]), integer(h.round_index[i]),
+        return hand_.make(integer(index), number(h.seq[i]), integer(h.round_index[i]),
                           integer(h.honba[i]), integer(h.sticks[i]), integer(h.dealer[i]),
                           ints(&h.scores[4 * i], 4), haipai, integer(h.dora_indicator[i]),
                           ints(&h.dice[2 * i], 2), Py_NewRef(events.ptr()),
@@ -539,6 +560,7 @@ private:
     std::vector<py::object> meld_kinds_, draw_kinds_;
     py::object unquote_;
     py::str shuffle_, gold_, rc_;
+    mutable std::vector<py::object> numbers_;  // numbers_[v] is the int v (see number)
 };
 
 }  // namespace

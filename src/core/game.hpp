@@ -70,6 +70,15 @@ struct Events {
     std::vector<std::int32_t> ref;
 
     std::size_t size() const { return seq.size(); }
+    void reserve(std::size_t n) {
+        hand.reserve(n);
+        seq.reserve(n);
+        kind.reserve(n);
+        seat.reserve(n);
+        tile.reserve(n);
+        tsumogiri.reserve(n);
+        ref.reserve(n);
+    }
     void push(std::int32_t h, std::int32_t s, std::int8_t k, std::int8_t st, std::int16_t t,
               std::int8_t tg, std::int32_t r) {
         hand.push_back(h);
