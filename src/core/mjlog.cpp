@@ -880,7 +880,7 @@ bool decode_meld(long long code, int who, bool gari, DecodedMeld* out) {
 
 bool read_mjlog(std::string_view data, GameTables* out, std::string* reason,
                 const Limits& limits) {
-    *out = GameTables{};
+    out->clear();
     try {
         Reader reader(data, *out, limits);
         reader.read();
