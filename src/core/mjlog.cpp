@@ -209,8 +209,8 @@ public:
         }
         root.all_read();
         set_tile_set(4);
-        // about one element in 15 bytes (a Phoenix log: ~1,000 in 15 kB), so one
-        // allocation per column instead of a dozen regrowths
+        // room for one element in 12 bytes (a Phoenix log has ~1,000 in 15 kB), so one
+        // allocation per column instead of a dozen regrowths (none with kept tables)
         g_.events.reserve(std::min(d_.size() / 12, std::size_t(limits_.max_elements)) + 16);
         std::int32_t index = 0;
         Tag tag;
