@@ -26,9 +26,31 @@ namespace replay_audit::core::mjlog {
 
 namespace {
 
+// The ints 0..n-1 made once, for every Game built (ints are immutable, so sharing them is
+// invisible): the element indices (``seq``) are mostly past CPython's own small ints
+// (0-256), and one int per event was a new object each.  Grown (with the GIL held) by
+// GameBuilder::build to the largest index of the document, up to kCachedInts.
+constexpr std::size_t kCachedInts = 1 << 14;
+std::vector<PyObject*> cached_ints;  // strong references, kept for the module's life
+
+void cache_ints(std::size_t largest) {
+    const std::size_t want = std::min(largest + 1, kCachedInts);
+    if (cached_ints.size() >= want) return;
+    cached_ints.reserve(want);
+    for (std::size_t v = cached_ints.size(); v < want; ++v) {
+        PyObject* i = PyLong_FromSize_t(v);
+        if (i == nullptr) throw py::error_already_set();
+        cached_ints.push_back(i);
+    }
+}
+
 PyObject* none() { return Py_NewRef(Py_None); }
-PyObject* integer(long v) { return PyLong_FromLong(v); }
-PyObject* optional(long v) { return v < 0 ? none() : PyLong_FromLong(v); }
+PyObject* integer(long v) {
+    if (v >= 0 && static_cast<std::size_t>(v) < cached_ints.size())
+        return Py_NewRef(cached_ints[static_cast<std::size_t>(v)]);
+    return PyLong_FromLong(v);
+}
+PyObject* optional(long v) { return v < 0 ? none() : integer(v); }
 PyObject* text(const std::string& s) {
     return PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), nullptr);
 }
@@ -39,7 +61,7 @@ PyObject* ints(const T* values, Py_ssize_t n) {
     PyObject* out = PyTuple_New(n);
     if (out == nullptr) return nullptr;
     for (Py_ssize_t i = 0; i < n; ++i) {
-        PyObject* v = PyLong_FromLong(static_cast<long>(values[i]));
+        PyObject* v = integer(static_cast<long>(values[i]));
         if (v == nullptr) {
             Py_DECREF(out);
             return nullptr;
@@ -226,6 +248,38 @@ void check(bool ok, const char* what) {
     if (!ok) throw py::value_error(std::string("GameBuilder: inconsistent tables: ") + what);
 }
 
+// The tables one build reads into: this thread's kept GameTables, whose columns keep
+// their room from one document to the next (a Phoenix log regrew each of some fifty
+// vectors a few times), or a fresh one if this thread's is in use (a build inside a
+// build, through a Python callback) or has grown past a normal log's size.
+class Tables {
+public:
+    Tables() {
+        if (!kept_in_use_) {
+            kept_in_use_ = true;
+            own_ = false;
+        }
+    }
+    ~Tables() {
+        if (own_) return;
+        if (kept_.events.seq.capacity() > kKeepElements) kept_ = GameTables{};
+        kept_in_use_ = false;
+    }
+    Tables(const Tables&) = delete;
+    Tables& operator=(const Tables&) = delete;
+    GameTables& get() { return own_ ? fresh_ : kept_; }
+
+private:
+    static constexpr std::size_t kKeepElements = 1 << 14;
+    static thread_local GameTables kept_;
+    static thread_local bool kept_in_use_;
+    bool own_ = true;
+    GameTables fresh_;
+};
+
+thread_local GameTables Tables::kept_;
+thread_local bool Tables::kept_in_use_ = false;
+
 class GameBuilder {
 public:
     GameBuilder(py::handle draw, py::handle discard, py::handle call, py::handle riichi_declare,
@@ -266,13 +320,16 @@ public:
         Limits limits;
         limits.max_elements = max_elements;
         limits.max_attribute_length = max_attribute_length;
-        GameTables g;
+        Tables tables;
+        GameTables& g = tables.get();
         bool ok;
         {
             py::gil_scoped_release release;
             ok = read_mjlog(view, &g, nullptr, limits);
         }
         if (!ok) return py::none();
+        if (!g.events.seq.empty())
+            cache_ints(std::size_t(*std::max_element(g.events.seq.begin(), g.events.seq.end())));
         const std::vector<py::object> owaris = make_owaris(g);
         const std::vector<py::object> melds = make_melds(g);
         const std::vector<py::object> wins = make_wins(g, melds, owaris);
@@ -357,7 +414,7 @@ private:
             PyObject* kept = PyTuple_New(n);
             for (Py_ssize_t t = 0, k = 0; kept != nullptr && t < 4; ++t) {
                 if (tiles[t] < 0) continue;
-                PyObject* v = PyLong_FromLong(tiles[t]);
+                PyObject* v = integer(tiles[t]);
                 if (v == nullptr) Py_CLEAR(kept);
                 else PyTuple_SET_ITEM(kept, k++, v);
             }
@@ -446,7 +503,7 @@ private:
         for (Py_ssize_t s = 0, k = 0; out != nullptr && s < 4; ++s) {
             if (spans[s].length < 0) continue;
             PyObject* pair = PyTuple_New(2);
-            PyObject* seat = PyLong_FromLong(s);
+            PyObject* seat = integer(s);
             PyObject* tiles = span(g, spans[s], none());
             if (pair == nullptr || seat == nullptr || tiles == nullptr) {
                 Py_XDECREF(pair);
@@ -474,7 +531,7 @@ private:
                 return draw_.make(integer(seq), integer(seat), integer(e.tile[i]));
             case kDiscard:
                 return discard_.make(integer(seq), integer(seat), integer(e.tile[i]),
-                                     PyBool_FromLong(e.tsumogiri[i] == 1));
+                                     Py_NewRef(e.tsumogiri[i] == 1 ? Py_True : Py_False));
             case kCall:
                 check(ref >= 0 && std::size_t(ref) < melds.size(), "call meld");
                 return call_.make(integer(seq), integer(seat), Py_NewRef(melds[ref].ptr()));

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,6 +71,20 @@ struct Events {
     std::vector<std::int32_t> ref;
 
     std::size_t size() const { return seq.size(); }
+    void clear() {
+        for (auto* v : {&hand, &seq, &ref}) v->clear();
+        for (auto* v : {&kind, &seat, &tsumogiri}) v->clear();
+        tile.clear();
+    }
+    void reserve(std::size_t n) {
+        hand.reserve(n);
+        seq.reserve(n);
+        kind.reserve(n);
+        seat.reserve(n);
+        tile.reserve(n);
+        tsumogiri.reserve(n);
+        ref.reserve(n);
+    }
     void push(std::int32_t h, std::int32_t s, std::int8_t k, std::int8_t st, std::int16_t t,
               std::int8_t tg, std::int32_t r) {
         hand.push_back(h);
@@ -92,6 +107,11 @@ struct Melds {
     std::vector<std::int16_t> added;
 
     std::size_t size() const { return code.size(); }
+    void clear() {
+        code.clear();
+        for (auto* v : {&who, &kind, &from_seat}) v->clear();
+        for (auto* v : {&tiles, &called, &added}) v->clear();
+    }
 };
 
 struct Hands {
@@ -104,6 +124,12 @@ struct Hands {
     std::vector<std::int32_t> shuffle;  // index of strings: the 2009 INIT shuffle, or -1
 
     std::size_t size() const { return seq.size(); }
+    void clear() {
+        for (auto* v : {&seq, &round_index, &honba, &sticks, &scores, &shuffle}) v->clear();
+        for (auto* v : {&dealer, &dice}) v->clear();
+        for (auto* v : {&dora_indicator, &haipai}) v->clear();
+        chips.clear();
+    }
 };
 
 struct Agaris {
@@ -119,6 +145,14 @@ struct Agaris {
     std::vector<std::int32_t> owari;  // row of owari, or -1
 
     std::size_t size() const { return seq.size(); }
+    void clear() {
+        for (auto* v : {&hand, &seq, &fu, &points, &limit, &honba, &sticks, &scores, &deltas,
+                        &chips, &chip_deltas, &ratio, &owari})
+            v->clear();
+        for (auto* v : {&who, &from_who, &pao, &has_chips}) v->clear();
+        machi.clear();
+        for (auto* v : {&hai, &melds, &yaku, &yakuman, &dora, &ura, &chip}) v->clear();
+    }
 };
 
 struct Ryuukyokus {
@@ -133,12 +167,23 @@ struct Ryuukyokus {
     std::vector<std::int32_t> owari;
 
     std::size_t size() const { return seq.size(); }
+    void clear() {
+        for (auto* v : {&hand, &seq, &honba, &sticks, &scores, &deltas, &chips, &chip_deltas,
+                        &ratio, &owari})
+            v->clear();
+        for (auto* v : {&kind, &has_chips}) v->clear();
+        shown.clear();
+    }
 };
 
 struct Owaris {
     std::vector<std::int32_t> scores;  // 4 per row, points
     std::vector<double> points;        // 4 per row
     std::size_t size() const { return points.size() / 4; }
+    void clear() {
+        scores.clear();
+        points.clear();
+    }
 };
 
 // The player list (UN with three or four names), raw: the Python side unquotes
@@ -169,6 +214,31 @@ struct GameTables {
     std::int32_t seed = -1;  // index of strings (SHUFFLE seed), or -1
     PlayerList player_list;
     std::vector<std::pair<std::string, std::string>> meta_extra;
+
+    // Empties every table and resets every value, keeping the columns' capacity: a
+    // builder reading document after document reuses one GameTables (no regrowth).
+    // A field added above must be reset here too (the corpus test reads the
+    // documents one after another through one builder, so a leftover shows).
+    void clear() {
+        events.clear();
+        melds.clear();
+        hands.clear();
+        agari.clear();
+        ryuukyoku.clear();
+        owari.clear();
+        reach_scores.clear();
+        pool.clear();
+        strings.clear();
+        players = 4;
+        tile_set = 4;
+        has_go = false;
+        go_type = 0;
+        has_lobby = false;
+        lobby = 0;
+        seed = -1;
+        player_list = PlayerList{};
+        meta_extra.clear();
+    }
 
     std::int32_t add_string(std::string_view s) {
         strings.emplace_back(s);

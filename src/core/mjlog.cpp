@@ -2,6 +2,7 @@
 // declined, and replay_audit/parsers/tenhou_xml.py for the rules mirrored here).
 #include "mjlog.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -23,10 +24,32 @@ constexpr const char* kDrawKinds[] = {"exhaustive", "nm", "yao9", "reach4", "ron
 constexpr int kNumDrawKinds = 7;
 constexpr int kMaxAttrs = 24;
 
-inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// Character classes, one table lookup each (the scanner's inner loops).
+enum : unsigned char { kSpace = 1, kAlpha = 2, kName = 4, kPlain = 8 };
+
+struct CharClasses {
+    unsigned char of[256] = {};
+    constexpr CharClasses() {
+        for (int c : {' ', '\t', '\n', '\r'}) of[c] = kSpace;
+        for (int c = 'A'; c <= 'Z'; ++c) of[c] = kAlpha | kName;
+        for (int c = 'a'; c <= 'z'; ++c) of[c] = kAlpha | kName;
+        for (int c = '0'; c <= '9'; ++c) of[c] = kName;
+        of[int('_')] = kName;
+        // kPlain: may stand in an attribute value and ends none (not a quote)
+        for (int c = 0x20; c < 0x7f; ++c) {
+            if (c != '<' && c != '&' && c != '"' && c != '\'') of[c] |= kPlain;
+        }
+    }
+};
+constexpr CharClasses kClasses;
+
+inline bool in_class(char c, unsigned char cls) {
+    return (kClasses.of[static_cast<unsigned char>(c)] & cls) != 0;
+}
+inline bool is_space(char c) { return in_class(c, kSpace); }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-inline bool is_alpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
-inline bool is_name(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+inline bool is_alpha(char c) { return in_class(c, kAlpha); }
+inline bool is_name(char c) { return in_class(c, kName); }
 
 // -?[0-9]{1,18}: what Python's int() reads the same way (no sign '+', no spaces,
 // no underscores, which int() would also accept: those are declined).
@@ -86,24 +109,44 @@ double to_float(std::string_view s, const char* what) {
     return neg ? -value : value;
 }
 
-// Splits on ',' (an empty string gives one empty part, like Python's split).
+// Splits on ',' (an empty string gives one empty part, like Python's split).  The
+// parts are a few characters each: a plain loop, not a memchr call per part.
 template <class F>
 void each_part(std::string_view s, F&& f) {
-    std::size_t start = 0;
+    const char* p = s.data();
+    const char* const end = p + s.size();
     for (;;) {
-        const std::size_t comma = s.find(',', start);
-        if (comma == std::string_view::npos) {
-            f(s.substr(start));
-            return;
-        }
-        f(s.substr(start, comma - start));
-        start = comma + 1;
+        const char* comma = p;
+        while (comma != end && *comma != ',') ++comma;
+        f(std::string_view(p, static_cast<std::size_t>(comma - p)));
+        if (comma == end) return;
+        p = comma + 1;
     }
 }
 
-std::vector<long long> int_list(std::string_view s, const char* what) {
-    std::vector<long long> out;
-    each_part(s, [&](std::string_view part) { out.push_back(to_int(part, what)); });
+// The values of a comma-separated integer list, on the stack: every list int_list
+// reads has a fixed or small size (a seed, scores, a hand's melds), so a longer one
+// is declined rather than given a heap vector.
+class IntList {
+public:
+    static constexpr std::size_t kCapacity = 32;
+    std::size_t size() const { return n_; }
+    long long operator[](std::size_t i) const { return v_[i]; }
+    const long long* begin() const { return v_; }
+    const long long* end() const { return v_ + n_; }
+    void push(long long v) {
+        if (n_ == kCapacity) decline("a list of more values than any the reader knows");
+        v_[n_++] = v;
+    }
+
+private:
+    long long v_[kCapacity];
+    std::size_t n_ = 0;
+};
+
+IntList int_list(std::string_view s, const char* what) {
+    IntList out;
+    each_part(s, [&](std::string_view part) { out.push(to_int(part, what)); });
     return out;
 }
 
@@ -166,6 +209,9 @@ public:
         }
         root.all_read();
         set_tile_set(4);
+        // room for one element in 12 bytes (a Phoenix log has ~1,000 in 15 kB), so one
+        // allocation per column instead of a dozen regrowths (none with kept tables)
+        g_.events.reserve(std::min(d_.size() / 12, std::size_t(limits_.max_elements)) + 16);
         std::int32_t index = 0;
         Tag tag;
         for (;;) {
@@ -250,14 +296,16 @@ private:
             if (p_ >= n || (d_[p_] != '"' && d_[p_] != '\'')) decline("unquoted attribute");
             const char quote = d_[p_++];
             const std::size_t v = p_;
-            while (p_ < n && d_[p_] != quote) {
-                const unsigned char ch = static_cast<unsigned char>(d_[p_]);
-                if (ch < 0x20 || ch >= 0x7f || ch == '<' || ch == '&') {
+            for (;;) {
+                while (p_ < n && in_class(d_[p_], kPlain)) ++p_;
+                if (p_ >= n) decline("truncated inside an attribute");
+                const char ch = d_[p_];
+                if (ch == quote) break;
+                if (ch != '"' && ch != '\'') {  // a control, non-ASCII, '<' or '&'
                     decline("an attribute value with a character the reader leaves to lxml");
                 }
-                ++p_;
+                ++p_;  // the other quote, plain here
             }
-            if (p_ >= n) decline("truncated inside an attribute");
             if (p_ - v > limits_.max_attribute_length) decline("attribute over the length limit");
             const std::string_view value = d_.substr(v, p_ - v);
             ++p_;
@@ -297,22 +345,29 @@ private:
 
     // A draw or discard tag: true if handled, false if ``letter`` is no tile letter.
     bool tile_event(char letter, std::string_view digits, int tile, std::int32_t index) {
-        const char* draws = "TUVW";
-        const char* discards = "DEFG";
-        const char* d = std::strchr(draws, letter);
-        const char* f = d == nullptr ? std::strchr(discards, letter) : nullptr;
-        if (letter == '\0' || (d == nullptr && f == nullptr)) return false;
+        // T-W draw (seats 0-3), D-G discard (seats 0-3)
+        bool draw = true;
+        int seat;
+        switch (letter) {
+            case 'T': case 'U': case 'V': case 'W':
+                seat = letter - 'T';
+                break;
+            case 'D': case 'E': case 'F': case 'G':
+                seat = letter - 'D';
+                draw = false;
+                break;
+            default:
+                return false;
+        }
         if ((digits.size() > 1 && digits[0] == '0') || tile > 135 || !valid_[tile]) {
             decline("tile tag of a tile id that does not exist in this game");
         }
         if (!in_hands_) decline("a tile tag before the first INIT");
-        if (d != nullptr) {
-            const int seat = static_cast<int>(d - draws);
+        if (draw) {
             g_.events.push(hand_, index, kDraw, static_cast<std::int8_t>(seat),
                            static_cast<std::int16_t>(tile), 0, -1);
             last_draw_[seat] = tile;
         } else {
-            const int seat = static_cast<int>(f - discards);
             const bool tsumogiri = tile == last_draw_[seat];
             g_.events.push(hand_, index, kDiscard, static_cast<std::int8_t>(seat),
                            static_cast<std::int16_t>(tile), tsumogiri ? 1 : 0, -1);
@@ -510,11 +565,11 @@ private:
         close_hand();
         in_hands_ = true;
         Hands& h = g_.hands;
-        const std::vector<long long> seed = int_list(tag.need("seed"), "INIT seed");
+        const IntList seed = int_list(tag.need("seed"), "INIT seed");
         if (seed.size() != 6) decline("INIT seed has not 6 values");
         if (seed[0] < 0 || seed[1] < 0 || seed[2] < 0) decline("INIT seed negative");
         if (seed[3] < 0 || seed[3] > 5 || seed[4] < 0 || seed[4] > 5) decline("INIT dice");
-        const std::vector<long long> ten = int_list(tag.need("ten"), "INIT ten");
+        const IntList ten = int_list(tag.need("ten"), "INIT ten");
         if (ten.size() != 4) decline("INIT ten has not 4 values");
         const int dealer = seat(tag.need("oya"), "oya");
         // the deal: 13 tiles a seat (none for 3-player's fourth), ids valid, none twice
@@ -585,7 +640,7 @@ private:
         } else if (*step == "2") {
             std::int32_t ref = -1;
             if (ten != nullptr && !ten->empty()) {
-                const std::vector<long long> v = int_list(*ten, "REACH ten");
+                const IntList v = int_list(*ten, "REACH ten");
                 if (v.size() != 4) decline("REACH ten has not 4 values");
                 ref = static_cast<std::int32_t>(g_.reach_scores.size() / 4);
                 for (long long x : v) g_.reach_scores.push_back(to_i32(100 * x, "REACH ten"));
@@ -597,7 +652,7 @@ private:
     }
 
     void pair(std::string_view value, std::vector<std::int32_t>& a, std::vector<std::int32_t>& b) {
-        const std::vector<long long> v = int_list(value, "ba");
+        const IntList v = int_list(value, "ba");
         if (v.size() != 2 || v[0] < 0 || v[1] < 0) decline("ba is not honba,sticks");
         a.push_back(to_i32(v[0], "ba"));
         b.push_back(to_i32(v[1], "ba"));
@@ -607,7 +662,7 @@ private:
     void sc(std::string_view value, std::vector<std::int32_t>& scores, std::vector<std::int32_t>& deltas,
             std::vector<std::int8_t>& has_chips, std::vector<std::int32_t>& chips,
             std::vector<std::int32_t>& chip_deltas) {
-        const std::vector<long long> v = int_list(value, "sc");
+        const IntList v = int_list(value, "sc");
         if (v.size() != 8 && v.size() != 16) decline("sc has not 8 or 16 values");
         for (int i = 0; i < 4; ++i) {
             scores.push_back(to_i32(100 * v[2 * i], "sc"));
@@ -660,9 +715,9 @@ private:
         Span melds{static_cast<std::int32_t>(g_.melds.size()), 0};
         int sets = 0;
         if (const auto* m = tag.get("m"); m != nullptr && !m->empty()) {
-            const std::vector<long long> codes = int_list(*m, "AGARI m");
-            for (auto it = codes.rbegin(); it != codes.rend(); ++it) {
-                const std::int32_t r = meld(*it, who);
+            const IntList codes = int_list(*m, "AGARI m");
+            for (std::size_t i = codes.size(); i-- > 0;) {
+                const std::int32_t r = meld(codes[i], who);
                 sets += g_.melds.kind[r] != kKita;
             }
             melds.length = static_cast<std::int32_t>(codes.size());
@@ -674,7 +729,7 @@ private:
         for (int i = 0; i < hai.length; ++i) in_hand |= g_.pool[hai.offset + i] == machi;
         if (!in_hand) decline("AGARI machi not in the hand");
         a.machi.push_back(static_cast<std::int16_t>(machi));
-        const std::vector<long long> ten = int_list(tag.need("ten"), "AGARI ten");
+        const IntList ten = int_list(tag.need("ten"), "AGARI ten");
         if (ten.size() != 3) decline("AGARI ten has not 3 values");
         a.fu.push_back(to_i32(ten[0], "ten"));
         a.points.push_back(to_i32(ten[1], "ten"));
@@ -825,7 +880,7 @@ bool decode_meld(long long code, int who, bool gari, DecodedMeld* out) {
 
 bool read_mjlog(std::string_view data, GameTables* out, std::string* reason,
                 const Limits& limits) {
-    *out = GameTables{};
+    out->clear();
     try {
         Reader reader(data, *out, limits);
         reader.read();

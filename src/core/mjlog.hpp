@@ -35,7 +35,8 @@ struct Limits {
 constexpr int kToutenkou = 112;                    // tile-set key of a Toutenkou game
 
 // Reads one mjlog document (decompressed).  True and ``out`` filled, or false with
-// ``reason`` saying why the reader declined (``out`` is then unspecified).
+// ``reason`` saying why the reader declined (``out`` is then unspecified).  ``out`` is
+// cleared first (GameTables::clear), so one can be reused, its columns' room kept.
 bool read_mjlog(std::string_view data, GameTables* out, std::string* reason,
                 const Limits& limits = Limits{});
 
