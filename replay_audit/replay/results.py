@@ -92,9 +92,7 @@ class _Results(_Calls):
             tiles = [*hand, win_tile]
         melds = tuple(self.melds[s])
         riichi = self.riichi[s]
-        due = self.dora_due
-        wall_dora = self.wall_dora
-        dora = tuple(wall_dora[:due] if wall_dora is not None else self.indicators[:due])
+        dora = self._dora()
         ura: tuple[int, ...] = ()
         if riichi:
             ura = tuple(self.dead_ura[: len(dora)]) if self.dead_ura is not None else r.ura

@@ -311,6 +311,13 @@ class _TableState:
         ipp = self.ippatsu
         ipp[:] = [False] * len(ipp)  # in place: the core holds the same list
 
+    def _dora(self) -> tuple[int, ...]:
+        """The dora indicators shown so far: the rebuilt wall's when there is one."""
+        due = self.dora_due
+        if self.wall_dora is not None:
+            return tuple(self.wall_dora[:due])
+        return tuple(self.indicators[:due])
+
     def _check_wall_dora(self) -> None:
         wd = self.wall_dora
         if wd is None:

@@ -125,17 +125,10 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
     ()
     """
     walls = _WallSource(game) if use_wall else None
-    # replay_hand's body, inlined: one call less a hand (a million games).
     out: list[HandReplay] = []
     found: list[Finding] = []
     for hand in game.hands:
-        wall = walls.for_hand(hand) if walls is not None else None
-        table = _Table(game, hand, rules, wall)
-        if wall is None and walls is not None and walls.usable and walls.seeded(hand):
-            table._find(
-                "wall", "no wall rebuilt from the seed matches this hand's deal", hand.seq, None
-            )
-        done = table.run()
+        done = replay_hand(game, hand, rules, walls)
         out.append(done)
         if done.findings:
             found += done.findings
@@ -160,8 +153,7 @@ def replay_hand(
     game: Game, hand: HandLog, rules: RuleSet, walls: _WallSource | None = None
 ) -> HandReplay:
     """Replay one hand; ``walls`` is the game's wall source (``replay_game`` makes
-    one; without it the hand is replayed with no wall).  ``replay_game`` runs the
-    same lines inline."""
+    one; without it the hand is replayed with no wall)."""
     wall = walls.for_hand(hand) if walls is not None else None
     table = _Table(game, hand, rules, wall)
     if wall is None and walls is not None and walls.usable and walls.seeded(hand):
@@ -240,14 +232,13 @@ class _Table(_Results):
             if r.win is not None and r.win.riichi:
                 ura_source = "wall" if self.dead_ura is not None else "log"
                 break
-        due = self.dora_due
         return values.MAKE(
             HandReplay,
             self.hand,
             tuple(self.results),
             tuple(self.findings),
             tuple(self.riichi_accepted),
-            tuple(wall_dora[:due] if wall_dora is not None else indicators[:due]),  # _dora
+            self._dora(),
             ura_source,
             self.sticks,
             tuple(self.scores),
