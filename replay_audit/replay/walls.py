@@ -213,20 +213,8 @@ class _WallSource:
             return None
         i = hand.index
         cache = self.cache
-        if i == len(cache) and i < self.SEARCH_LIMIT + 64:
-            # The usual: hand i is the next wall (``_more`` inline), dealt as the core
-            # reads it (``_hand_wall``'s first lines inline, its layout once seen).
-            record = next(it)
-            cache.append(record)
-            core = CORE_HAND_WALL
-            lay = _LAYOUTS.get((self.size, self.flipped, hand.dealer))
-            if core is not None and lay is not None and lay.plan is not None:
-                found = core(record, lay.plan, hand.dora_indicator, hand.haipai)
-                if found is not None and found is not NotImplemented:
-                    return values.MAKE(_HandWall, *found)
-        else:
-            while len(cache) <= i and self._more():
-                pass
+        while len(cache) <= i and self._more():
+            pass
         size = self.size
         flipped = self.flipped
         if i < len(cache) and (found := _hand_wall(cache[i], size, flipped, hand)) is not None:
