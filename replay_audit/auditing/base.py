@@ -117,8 +117,9 @@ def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((i, h) for i, h in yaku if h))
 
 
-YakuCell = tuple[tuple[tuple[int, int], ...], str]
-"""``_yaku_set`` of a yaku list and its cell text (``_fmt``)."""
+YakuCell = tuple[tuple[tuple[int, int], ...], str, int]
+"""``_yaku_set`` of a yaku list, its cell text (``_fmt``) and its han (the sum
+over the list, as ``RecordedWin.han`` counts them)."""
 _YAKU_CELLS: dict[tuple[tuple[int, int], ...], YakuCell] = {}
 _YAKU_CELLS_MAX = 8192
 """Entries kept before ``_YAKU_CELLS`` starts over: the whole shared corpus has
@@ -127,24 +128,28 @@ about 4000 different yaku lists (recorded, in Tenhou's order, and computed), and
 
 
 def _yaku_cell(yaku: tuple[tuple[int, int], ...]) -> YakuCell:
-    """``(_yaku_set(yaku), _fmt(_yaku_set(yaku)))``, remembered by the yaku tuple:
-    every win asks for both, for the recorded and for the computed yaku, and
-    sorting and joining them again was a tenth of the auditor's own time.
+    """``(_yaku_set(yaku), _fmt(_yaku_set(yaku)), han)``, remembered by the yaku
+    tuple: every win asks for them, for the recorded and for the computed yaku,
+    and sorting, joining and adding them again was a tenth of the auditor's own
+    time.
 
     >>> _yaku_cell(((1, 1), (53, 0), (0, 1)))
-    (((0, 1), (1, 1)), '0,1,1,1')
+    (((0, 1), (1, 1)), '0,1,1,1', 2)
     """
     try:
         cell = _YAKU_CELLS.get(yaku)
     except TypeError:  # lists where tuples belong: worked out every time
-        found = _yaku_set(yaku)
-        return found, _joined(found)
+        return _new_yaku_cell(yaku)
     if cell is None:
         if len(_YAKU_CELLS) >= _YAKU_CELLS_MAX:
             _YAKU_CELLS.clear()
-        found = _yaku_set(yaku)
-        cell = _YAKU_CELLS[yaku] = (found, _joined(found))
+        cell = _YAKU_CELLS[yaku] = _new_yaku_cell(yaku)
     return cell
+
+
+def _new_yaku_cell(yaku: Sequence[tuple[int, int]]) -> YakuCell:
+    found = _yaku_set(yaku)
+    return found, _joined(found), sum(h for _, h in yaku)
 
 
 class _AuditorBase:
@@ -164,6 +169,10 @@ class _AuditorBase:
         self.hand_rows: list[dict[str, Any]] = []
         self.win_values: dict[int, WinValue | None] = {}
         """The scorer's value of each recorded win, by ``id`` (for the chips)."""
+        self._flagged: set[int | None] = set()
+        """The hands with a problem among the first ``_flags_seen`` findings
+        (``_ScoreChain._flagged_hands``)."""
+        self._flags_seen = 0
 
     # -- helpers
     def add(
@@ -263,24 +272,28 @@ def _chain_start(
 def _expected_next(
     prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], rules: RuleSet, meta: GameMeta
 ) -> HandState | None:
-    """The next hand's state per the rules, or None when the game is over."""
+    """The next hand's state per the rules, or None when the game is over
+    (``scoring.flow.next_hand`` of the hand's computed state, round, honba,
+    sticks, dealer and scores, not built as a ``HandState`` since only the next
+    one is kept)."""
     if rules.max_hands and prev.index + 1 >= rules.max_hands:
         return None
-    eng = engine()
-    state = eng.hand_state(  # round, honba, sticks, dealer, scores
-        outcome["round_index"],
-        outcome["honba"],
-        outcome["sticks"],
-        outcome["dealer"],
-        tuple(scores[: meta.players]),
-    )
     out = _flow_outcome(
         outcome["winners"],
         outcome["dealer_won"],
         outcome["draw_kind"],
         bool(outcome["dealer_tenpai"]),
     )
-    return eng.next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")
+    return engine().next_hand_from(
+        outcome["round_index"],
+        outcome["honba"],
+        outcome["sticks"],
+        outcome["dealer"],
+        tuple(scores[: meta.players]),
+        out,
+        rules,
+        "hanchan" if meta.hanchan else "tonpuu",
+    )
 
 
 @functools.lru_cache(maxsize=256)

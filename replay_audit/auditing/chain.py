@@ -129,7 +129,7 @@ class _ScoreChain(_Notes):
         sticks and dealer), the difference from the computed account is a
         consequence of what ``prev`` reports: the audit goes on from the log's
         values without saying it again."""
-        flagged = any(f.hand_index == prev.index and f.category != INFO for f in self.findings)
+        flagged = prev.index in self._flagged_hands()
         players = self.meta.players
         if chain is not None and not _scores_agree(hand.scores, chain, players):
             if flagged and _scores_agree(hand.scores, outcome["log_end"], players):
@@ -157,6 +157,20 @@ class _ScoreChain(_Notes):
         self._compare_state(hand, expected, "differs from what the previous hand leads to")
         return expected, chain
 
+    def _flagged_hands(self) -> set[int | None]:
+        """The ``hand_index`` of every problem (not a note) found so far: the
+        findings only grow, so each is looked at once, not again at every
+        transition (a long game with many notes walked them all at each hand)."""
+        findings = self.findings
+        seen = self._flags_seen
+        if seen < len(findings):
+            flagged = self._flagged
+            for f in findings[seen:]:
+                if f.category != INFO:
+                    flagged.add(f.hand_index)
+            self._flags_seen = len(findings)
+        return self._flagged
+
     def _next_state(
         self, prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], logged: HandLog | None
     ) -> HandState | None:
@@ -166,8 +180,12 @@ class _ScoreChain(_Notes):
         A log whose dates leave nothing open (every modern one) is read by
         today's rule, without a note, as ``read_flow`` would."""
         era = self.era
-        if not era.alternatives and not era.open_rules:
-            return _expected_next(prev, outcome, scores, self.rules, self.meta)
+        if not era.alternatives:
+            expected = _expected_next(prev, outcome, scores, self.rules, self.meta)
+            if not era.open_rules or (expected is None) == (logged is None):
+                # ``read_flow`` would weigh no dated change and, the log going
+                # where today's rule does, no open rule: the same state, no note
+                return expected
         read = engine().read_flow(
             era,
             self.rules,

@@ -55,6 +55,13 @@ class NextHand(Protocol):
     ) -> HandState | None: ...
 
 
+NextHandFrom = Callable[
+    [int, int, int, int, tuple[int, ...], "HandOutcome", "RuleSet", "GameLength"],
+    "HandState | None",
+]
+"""``scoring.flow.next_hand_from``."""
+
+
 class ReadFlow(Protocol):
     """``auditing.era_readings.read_flow``."""
 
@@ -83,6 +90,7 @@ class Engine:
     ]
     read_flow: ReadFlow
     next_hand: NextHand
+    next_hand_from: NextHandFrom
     hand_state: type[HandState]
     hand_outcome: type[HandOutcome]
 
@@ -92,7 +100,7 @@ def engine() -> Engine:
     """The functions, imported at the first call (the compiled scorer, Python's values)."""
     from replay_audit.auditing.era_readings import read_flow, read_win
     from replay_audit.scoring.core import score_win, win_deltas
-    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
+    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand, next_hand_from
     from replay_audit.scoring.payments import exhaustive_draw_deltas, nagashi_deltas
 
     return Engine(
@@ -103,6 +111,7 @@ def engine() -> Engine:
         read_win=read_win,
         read_flow=read_flow,
         next_hand=next_hand,
+        next_hand_from=next_hand_from,
         hand_state=HandState,
         hand_outcome=HandOutcome,
     )

@@ -8,6 +8,7 @@ Must not: score wins (``auditing.wins``) or decide the next hand (``auditing.cha
 
 from __future__ import annotations
 
+from operator import add
 from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _fmt, _Outcome, _problems
@@ -25,6 +26,7 @@ from replay_audit.model.findings import INFO
 
 _RESULTS = (RecordedWin, RecordedDraw)
 """A hand's results: the events ``_audit_hand`` audits (with the riichi sticks)."""
+
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import HandReplay, ResultReplay
@@ -47,7 +49,10 @@ class _Hands(_Wins):
         riichi = 0
         honba, sticks, dealer = at.honba, at.sticks, at.dealer
         known = True
-        results_by_id = {id(r.result): r for r in hr.results}
+        replayed = hr.results
+        n_replayed = len(replayed)
+        results_by_id: dict[int, ResultReplay] | None = None
+        k = 0  # the results seen so far
         first_winner_done = False
         winners: list[int] = []
         draw_kind: str | None = None
@@ -56,12 +61,15 @@ class _Hands(_Wins):
         findings = self.findings
         meta = self.meta
         n_logged = len(logged)
+        label = hand.label
+        # ``_check_ba`` is called only where it could find something
+        stepless = meta.stepless_reach
         for ev in hand.events:
             t = type(ev)
             if t is Draw or t is Discard:  # most events: nothing to audit here
                 continue
             if t is RiichiAccept:
-                ra: RiichiAccept = ev  # type: ignore[assignment]  # t is RiichiAccept
+                ra: RiichiAccept = ev  # type: ignore[assignment]  # its type is RiichiAccept
                 scores[ra.seat] -= rules.riichi_cost
                 logged[ra.seat] -= rules.riichi_cost
                 sticks += 1
@@ -84,14 +92,26 @@ class _Hands(_Wins):
                 continue
             if not isinstance(ev, _RESULTS):
                 continue
-            rr = results_by_id.get(id(ev))
-            for s, d in enumerate(ev.deltas[:n_logged]):
-                logged[s] += d
+            # the replay's results come in the hand's order: looked up by id only
+            # where one is missing
+            if k < n_replayed and replayed[k].result is ev:
+                rr: ResultReplay | None = replayed[k]
+            else:
+                if results_by_id is None:
+                    results_by_id = {id(r.result): r for r in replayed}
+                rr = results_by_id.get(id(ev))
+            k += 1
+            deltas = ev.deltas
+            if len(deltas) >= n_logged:
+                logged = list(map(add, logged, deltas))
+            else:
+                for s, d in enumerate(deltas):
+                    logged[s] += d
             row: dict[str, Any] = {
                 "file": meta.source,
                 "log_id": meta.log_id,
                 "hand_index": hand.index,
-                "hand": hand.label,
+                "hand": label,
                 "round_index": at.round_index,
                 "honba": honba,
                 # a later winner of a multiple ron finds the table empty
@@ -101,7 +121,8 @@ class _Hands(_Wins):
             }
             n_before = len(findings)
             before = ev.scores_before
-            if known and before:
+            # (a quick look first: the scores nearly always agree)
+            if known and before and list(before[:players]) != scores[:players]:
                 for s in range(players):
                     if before[s] != scores[s]:
                         self.add(
@@ -117,7 +138,7 @@ class _Hands(_Wins):
                         )
             if isinstance(ev, RecordedWin):
                 computed = self._audit_win(hand, ev, rr, row, at, sticks, not first_winner_done)
-                if not first_winner_done:
+                if not first_winner_done and (stepless or ev.honba != honba or ev.sticks != sticks):
                     self._check_ba(hand, ev, honba, sticks)
                 first_winner_done = True
                 winners.append(ev.seat)
@@ -126,7 +147,8 @@ class _Hands(_Wins):
                 computed, dealer_tenpai = self._audit_draw(hand, ev, rr, row, dealer)
                 if rr is not None and rr.draw is not None:
                     tenpai = tuple(rr.draw.tenpai)
-                self._check_ba(hand, ev, honba, sticks)
+                if stepless or ev.honba != honba or ev.sticks != sticks:
+                    self._check_ba(hand, ev, honba, sticks)
             if computed is None:
                 # Nothing could be computed (the result is already flagged above).
                 # The log's own payments are not taken instead: the chain stops
@@ -142,6 +164,8 @@ class _Hands(_Wins):
                         seq=ev.seq,
                     )
                 known = False
+            elif len(computed) >= players:
+                scores[:players] = map(add, scores[:players], computed)
             else:
                 for s in range(players):
                     scores[s] += computed[s]

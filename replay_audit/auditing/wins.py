@@ -42,19 +42,25 @@ class _Wins(_ScoreChain):
     ) -> tuple[int, ...] | None:
         eng = engine()
         players = self.meta.players
-        rec_han = ev.han
-        # the yaku compared as a set, and their cell text, remembered (``_yaku_cell``)
-        rec_yaku = _yaku_cell(ev.yaku) if ev.yaku else None
-        row["result"] = "tsumo" if ev.seat == ev.from_seat else "ron"
-        row["winner"] = ev.seat
-        row["from_seat"] = ev.from_seat
+        # the yaku compared as a set, their cell text and han, remembered (``_yaku_cell``)
+        yaku = ev.yaku
+        rec_yaku = _yaku_cell(yaku) if yaku else None
+        yakuman = ev.yakuman
+        # ``ev.han``: 13 a yakuman, else the yaku's han, ``None`` with no yaku
+        rec_han = 13 * len(yakuman) if yakuman else rec_yaku[2] if rec_yaku is not None else None
+        seat = ev.seat
+        from_seat = ev.from_seat
+        rec_deltas = ev.deltas
+        row["result"] = "tsumo" if seat == from_seat else "ron"
+        row["winner"] = seat
+        row["from_seat"] = from_seat
         row["pao_seat"] = ev.pao_seat
         row["rec_fu"] = ev.fu
         row["rec_han"] = rec_han
         row["rec_points"] = ev.points
         row["rec_limit"] = ev.limit
-        row["rec_yaku"] = rec_yaku[1] if rec_yaku is not None else _flat(sorted(ev.yakuman))
-        row["rec_deltas"] = _payments_cell(ev.deltas, players)
+        row["rec_yaku"] = rec_yaku[1] if rec_yaku is not None else _flat(sorted(yakuman))
+        row["rec_deltas"] = _payments_cell(rec_deltas, players)
         if rr is None or rr.win is None:
             self.add(
                 "replay",
@@ -62,7 +68,7 @@ class _Wins(_ScoreChain):
                 "the replay could not rebuild this win",
                 hand,
                 seq=ev.seq,
-                seat=ev.seat,
+                seat=seat,
             )
             return None
         value = self._win_value(rr.win, ev, hand, eng)
@@ -82,24 +88,36 @@ class _Wins(_ScoreChain):
                 recorded=ev.points,
                 computed=value.error,
                 seq=ev.seq,
-                seat=ev.seat,
+                seat=seat,
             )
             return None
-        checks: tuple[tuple[str, object, object], ...]
-        if ev.yakuman or value.yakuman:
+        rec_set = rec_yaku[0] if rec_yaku is not None else ()
+        comp_yakuman = value.yakuman
+        if not yakuman and not comp_yakuman:
+            # the common case, every value as computed: no check to list
+            fu, points, limit = ev.fu, ev.points, ev.limit
+            if (
+                (points is None or points == value.points)
+                and (limit is None or limit == value.limit)
+                and (rec_han is None or rec_han == value.han)
+                and rec_set == comp_yaku[0]
+                and (fu is None or fu == value.fu)
+            ):
+                checks: tuple[tuple[str, object, object], ...] = ()
+            else:
+                checks = (
+                    ("points", points, value.points),
+                    ("limit", limit, value.limit),
+                    ("han", rec_han, value.han),
+                    ("yaku", rec_set, comp_yaku[0]),
+                    ("fu", fu, value.fu),
+                )
+        else:
             # the fu Tenhou writes on a yakuman is meaningless: not compared
             checks = (
                 ("points", ev.points, value.points),
                 ("limit", ev.limit, value.limit),
-                ("yakuman", tuple(sorted(ev.yakuman)), tuple(sorted(value.yakuman))),
-            )
-        else:
-            checks = (
-                ("points", ev.points, value.points),
-                ("limit", ev.limit, value.limit),
-                ("han", rec_han, value.han),
-                ("yaku", rec_yaku[0] if rec_yaku is not None else (), comp_yaku[0]),
-                ("fu", ev.fu, value.fu),
+                ("yakuman", tuple(sorted(yakuman)), tuple(sorted(comp_yakuman))),
             )
         for name, rec, comp in checks:
             if rec is not None and rec != comp:
@@ -111,11 +129,11 @@ class _Wins(_ScoreChain):
                     recorded=_fmt(rec),
                     computed=_fmt(comp),
                     seq=ev.seq,
-                    seat=ev.seat,
+                    seat=seat,
                 )
         liable = self._pao_seat(ev, rr, value) if rr.pao else None
         row["comp_pao_seat"] = liable
-        recorded_pao = ev.pao_seat if ev.pao_seat != ev.seat else None
+        recorded_pao = ev.pao_seat if ev.pao_seat != seat else None
         if recorded_pao != liable:
             self.add(
                 "payment",
@@ -125,12 +143,12 @@ class _Wins(_ScoreChain):
                 recorded=recorded_pao,
                 computed=liable,
                 seq=ev.seq,
-                seat=ev.seat,
+                seat=seat,
             )
         deltas = eng.win_deltas(
             value,
-            winner=ev.seat,
-            from_seat=ev.from_seat,
+            winner=seat,
+            from_seat=from_seat,
             dealer=at.dealer,
             players=players,
             honba=at.honba,
@@ -140,9 +158,9 @@ class _Wins(_ScoreChain):
             rules=self.rules,
         )
         row["comp_deltas"] = _payments_cell(deltas, players)
-        if ev.deltas[:players] != deltas[:players]:  # else no seat differs
-            self._compare_deltas("payment", hand, ev.seq, ev.deltas, deltas)
-        return tuple(deltas)
+        if rec_deltas[:players] != deltas[:players]:  # else no seat differs
+            self._compare_deltas("payment", hand, ev.seq, rec_deltas, deltas)
+        return deltas if type(deltas) is tuple else tuple(deltas)
 
     def _win_value(
         self,
