@@ -242,3 +242,19 @@ def hand_scan(
     core declines the hand (then Python scans it).  ``classes``: Draw, Discard,
     RiichiDeclare, Call, RiichiAccept, RecordedWin, RecordedDraw, Meld;
     ``meld_kinds``: the MeldKind members in their order."""
+
+# the auditor's win (auditing/wins.py; the block at the end of src/core/module.cpp)
+def score_and_pay(
+    ctx: WinContext,
+    rules: ScoreRules,
+    winner: int,
+    from_seat: int,
+    dealer: int,
+    players: int,
+    honba: int,
+    sticks: int,
+    first_winner: bool,
+) -> tuple[WinValue, tuple[int, ...] | None] | None:
+    """``score_win_value`` and ``win_deltas`` (no pao seat) in one call: the value and
+    its deltas (None where the win is not legal or ``win_deltas`` would decline),
+    or None where ``score_win_value`` declines."""

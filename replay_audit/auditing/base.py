@@ -29,6 +29,7 @@ from replay_audit.model.rules.eras import Era
 from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.model.dating import LogWindow
     from replay_audit.replay.values import GameReplay
     from replay_audit.scoring.context import WinValue
     from replay_audit.scoring.flow import HandOutcome, HandState
@@ -162,6 +163,9 @@ class _AuditorBase:
         self.rules = rules
         self.era = era if era is not None else Era()
         """The readings the log's dates leave open (none for the caller's own rules)."""
+        self.window: LogWindow | None = era.window if era is not None else None
+        """The log's ``log_window`` where ``era`` was read from it (``era_of``), else
+        ``None`` (worked out where it is needed)."""
         self.read_lobby = read_lobby
         """Rules detected, not given: read what the lobby does not record off the log."""
         self.meta = game.meta

@@ -32,8 +32,31 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.model.dating import LogWindow
+    from replay_audit.model.rules.ruleset import RuleSet
     from replay_audit.scoring.final import Reading
     from replay_audit.scoring.flow import HandState
+
+
+_READINGS: dict[tuple[int, LogWindow, bool], tuple[RuleSet, tuple[Reading, ...]]] = {}
+"""``scoring.final.readings`` by the rules' ``id`` (the entry holding the rules, so
+the id stays theirs), the log's window and hanchan."""
+
+
+def _readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading, ...]:
+    """``scoring.final.readings``, remembered: the games of one lobby and hour have
+    the same, and a tonpuu lobby's built new rules (its old uma) at every game."""
+    key = (id(rules), window, hanchan)
+    entry = _READINGS.get(key)
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    from replay_audit.scoring.final import readings
+
+    found = readings(rules, window, hanchan)
+    if len(_READINGS) >= 256:  # many short-lived RuleSets: stay bounded
+        _READINGS.clear()
+    _READINGS[key] = (rules, found)
+    return found
 
 
 class _ScoreChain(_Notes):
@@ -46,7 +69,8 @@ class _ScoreChain(_Notes):
         (``_chain_start``)."""
         if chain is None:
             return hand.scores
-        if _scores_agree(hand.scores, chain, self.meta.players):
+        players = self.meta.players
+        if tuple(hand.scores[:players]) == tuple(chain[:players]):  # ``_scores_agree``
             return chain
         return _chain_start(hand, chain, self.meta.players, self.rules.riichi_cost)
 
@@ -131,7 +155,7 @@ class _ScoreChain(_Notes):
         values without saying it again."""
         flagged = prev.index in self._flagged_hands()
         players = self.meta.players
-        if chain is not None and not _scores_agree(hand.scores, chain, players):
+        if chain is not None and tuple(hand.scores[:players]) != tuple(chain[:players]):
             if flagged and _scores_agree(hand.scores, outcome["log_end"], players):
                 chain = hand.scores
             else:
@@ -154,7 +178,13 @@ class _ScoreChain(_Notes):
                 seq=hand.seq,
             )
             return None, chain
-        self._compare_state(hand, expected, "differs from what the previous hand leads to")
+        if (
+            hand.round_index != expected.round_index
+            or hand.honba != expected.honba
+            or hand.sticks != expected.sticks
+            or hand.dealer != expected.dealer
+        ):
+            self._compare_state(hand, expected, "differs from what the previous hand leads to")
         return expected, chain
 
     def _flagged_hands(self) -> set[int | None]:
@@ -243,11 +273,11 @@ class _ScoreChain(_Notes):
         date allows (``scoring.final.readings``); where several disagree, the one
         the log follows is named in a note, and none is passed over in silence."""
         from replay_audit.model.dating import log_window
-        from replay_audit.scoring.final import final_points, readings
+        from replay_audit.scoring.final import final_points
 
         players = self.meta.players
-        window = log_window(self.game)
-        options = readings(self.rules, window, self.meta.hanchan)
+        window = self.window if self.window is not None else log_window(self.game)
+        options = _readings(self.rules, window, self.meta.hanchan)
         if end_scores is None:
             self.add(
                 INFO,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # annotations only: the modules load in ``engine()``
+    from replay_audit import _core
     from replay_audit.auditing.era_readings import Expect, FlowRead, Note
     from replay_audit.model.events import HandLog, RecordedWin
     from replay_audit.model.rules.eras import Era
@@ -62,6 +63,24 @@ NextHandFrom = Callable[
 """``scoring.flow.next_hand_from``."""
 
 
+ScoreAndPay = Callable[
+    [
+        "WinContext",
+        "_core.ScoreRules",
+        int,
+        int,
+        int,
+        int,
+        int,
+        int,
+        bool,
+    ],
+    "tuple[WinValue, tuple[int, ...] | None] | None",
+]
+"""``_core.score_and_pay``: ``ctx, rules, winner, from_seat, dealer, players, honba,
+sticks, first_winner``."""
+
+
 class ReadFlow(Protocol):
     """``auditing.era_readings.read_flow``."""
 
@@ -93,13 +112,20 @@ class Engine:
     next_hand_from: NextHandFrom
     hand_state: type[HandState]
     hand_outcome: type[HandOutcome]
+    core_rules: Callable[[RuleSet], _core.ScoreRules | None]
+    """``scoring.core._core_rules``: the core's form of a rule set, None where the
+    core leaves the rules (or everything, without the core) to Python."""
+    score_and_pay: ScoreAndPay | None
+    """``_core.score_and_pay`` (a win's value and payments in one call), None
+    without the core or in a build older than it."""
 
 
 @functools.cache
 def engine() -> Engine:
     """The functions, imported at the first call (the compiled scorer, Python's values)."""
     from replay_audit.auditing.era_readings import read_flow, read_win
-    from replay_audit.scoring.core import score_win, win_deltas
+    from replay_audit.native import _core
+    from replay_audit.scoring.core import _core_rules, score_win, win_deltas
     from replay_audit.scoring.flow import HandOutcome, HandState, next_hand, next_hand_from
     from replay_audit.scoring.payments import exhaustive_draw_deltas, nagashi_deltas
 
@@ -114,4 +140,6 @@ def engine() -> Engine:
         next_hand_from=next_hand_from,
         hand_state=HandState,
         hand_outcome=HandOutcome,
+        core_rules=_core_rules,
+        score_and_pay=getattr(_core, "score_and_pay", None),
     )

@@ -37,16 +37,21 @@ class _Hands(_Wins):
     """A hand's results, sticks, honba and draws."""
 
     def _audit_hand(
-        self, hand: HandLog, hr: HandReplay, at: HandState
+        self,
+        hand: HandLog,
+        hr: HandReplay,
+        at: HandState | HandLog,
+        start_scores: tuple[int, ...],
     ) -> tuple[tuple[int, ...] | None, _Outcome]:
         """Audit one hand's results from its computed start (``at``: round, honba,
-        sticks, dealer, scores); return the scores after it (``None`` when a
-        result's payments could not be computed) and how it ended."""
+        sticks and dealer; ``start_scores``); return the scores after it (``None``
+        when a result's payments could not be computed) and how it ended."""
         rules = self.rules
         players = self.meta.players
-        scores = list(at.scores)
+        scores = list(start_scores)
         logged = list(hand.scores)
         riichi = 0
+        round_index = at.round_index
         honba, sticks, dealer = at.honba, at.sticks, at.dealer
         known = True
         replayed = hr.results
@@ -112,7 +117,7 @@ class _Hands(_Wins):
                 "log_id": meta.log_id,
                 "hand_index": hand.index,
                 "hand": label,
-                "round_index": at.round_index,
+                "round_index": round_index,
                 "honba": honba,
                 # a later winner of a multiple ron finds the table empty
                 "sticks": 0 if first_winner_done else sticks,
@@ -137,7 +142,9 @@ class _Hands(_Wins):
                             computed=scores[s],
                         )
             if isinstance(ev, RecordedWin):
-                computed = self._audit_win(hand, ev, rr, row, at, sticks, not first_winner_done)
+                computed = self._audit_win(
+                    hand, ev, rr, row, dealer, honba, sticks, not first_winner_done
+                )
                 if not first_winner_done and (stepless or ev.honba != honba or ev.sticks != sticks):
                     self._check_ba(hand, ev, honba, sticks)
                 first_winner_done = True
@@ -181,7 +188,7 @@ class _Hands(_Wins):
             "dealer_tenpai": dealer_tenpai,
             "sticks": sticks_after,
             "honba": honba,
-            "round_index": at.round_index,
+            "round_index": round_index,
             "dealer": dealer,
             "riichi": riichi,
             "log_end": tuple(logged),

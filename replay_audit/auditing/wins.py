@@ -24,7 +24,6 @@ from replay_audit.model.findings import INFO
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.replay.values import ResultReplay
     from replay_audit.scoring.context import WinContext, WinValue
-    from replay_audit.scoring.flow import HandState
 
 
 class _Wins(_ScoreChain):
@@ -36,10 +35,14 @@ class _Wins(_ScoreChain):
         ev: RecordedWin,
         rr: ResultReplay | None,
         row: dict[str, Any],
-        at: HandState,
+        dealer: int,
+        honba: int,
         sticks: int,
         first: bool,
     ) -> tuple[int, ...] | None:
+        """Score the win (``rr.win``) and compare it with the recorded one, filling
+        its ``hands`` row; return its payments (``None`` where none were computed).
+        ``dealer``, ``honba`` and ``sticks`` are the hand's as computed."""
         eng = engine()
         players = self.meta.players
         # the yaku compared as a set, their cell text and han, remembered (``_yaku_cell``)
@@ -71,7 +74,28 @@ class _Wins(_ScoreChain):
                 seat=seat,
             )
             return None
-        value = self._win_value(rr.win, ev, hand, eng)
+        # the value and its payments in one call to the core where nothing else
+        # can weigh in (no pao, no other reading of the rules); ``_win_value`` and
+        # ``win_deltas`` otherwise, or where the core declines
+        value: WinValue | None = None
+        deltas: tuple[int, ...] | None = None
+        pay = eng.score_and_pay
+        if (
+            pay is not None
+            and not rr.pao
+            and not self.era.alternatives
+            and type(honba) is int
+            and type(sticks) is int
+        ):
+            core_rules = eng.core_rules(self.rules)
+            if core_rules is not None:
+                got = pay(
+                    rr.win, core_rules, seat, from_seat, dealer, players, honba, sticks, first
+                )
+                if got is not None:
+                    value, deltas = got
+        if value is None:
+            value = self._win_value(rr.win, ev, hand, eng)
         self.win_values[id(ev)] = value
         comp_yaku = _yaku_cell(value.yaku)
         row["comp_fu"] = value.fu
@@ -145,18 +169,19 @@ class _Wins(_ScoreChain):
                 seq=ev.seq,
                 seat=seat,
             )
-        deltas = eng.win_deltas(
-            value,
-            winner=seat,
-            from_seat=from_seat,
-            dealer=at.dealer,
-            players=players,
-            honba=at.honba,
-            sticks=sticks,
-            first_winner=first,
-            pao_seat=liable,
-            rules=self.rules,
-        )
+        if deltas is None:
+            deltas = eng.win_deltas(
+                value,
+                winner=seat,
+                from_seat=from_seat,
+                dealer=dealer,
+                players=players,
+                honba=honba,
+                sticks=sticks,
+                first_winner=first,
+                pao_seat=liable,
+                rules=self.rules,
+            )
         row["comp_deltas"] = _payments_cell(deltas, players)
         if rec_deltas[:players] != deltas[:players]:  # else no seat differs
             self._compare_deltas("payment", hand, ev.seq, rec_deltas, deltas)
@@ -171,6 +196,8 @@ class _Wins(_ScoreChain):
     ) -> WinValue:
         """The win under the rules of the log's date; where its dates leave a
         scoring rule open (the red fives), the reading the log follows, in a note."""
+        if not self.era.alternatives:  # every log after 2006: ``read_win`` reads no other
+            return eng.score_win(ctx, self.rules)
         value, notes = eng.read_win(self.era, self.rules, ctx, ev, eng.score_win)
         for note in notes:
             self.add(INFO, note.field, note.message, hand, seq=ev.seq, seat=ev.seat)

@@ -813,6 +813,58 @@ void def_waits(py::module_& m) {
 
 // ------------------------------------------------------------------ end of waits
 
+
+// ---------------------------------------------- the auditor's win (auditing/wins.py)
+
+// score_win_value and then win_deltas of that value (no pao seat) in one call, the
+// deltas read off the scorer's result rather than the WinValue's slots: (value,
+// deltas), deltas None where the win is no legal win or where win_deltas would
+// decline them (then the Python function answers); None where score_win_value
+// declines the context.  The same values as the two calls (tests/test_core_win_audit.py).
+py::object score_and_pay_py(py::handle ctx, const core::ScoreRules& rules, long winner,
+                            long from_seat, long dealer, long players, std::int64_t honba,
+                            std::int64_t sticks, bool first_winner) {
+    core::WinIn in;
+    if (!read_win(ctx, &in)) return py::none();
+    core::WinOut out;
+    if (core::score_win(in, rules, &out) == core::kDeclined) return py::none();
+    py::object value = value_object(value_tuple(out));
+    if (out.error != core::kWinOk) return py::make_tuple(std::move(value), py::none());
+    // win_deltas_py's checks, in its order, on the same numbers
+    constexpr long kSeatBound = 1000000;
+    constexpr std::int64_t kBound = std::int64_t{1} << 40;
+    const auto within = [](std::int64_t x) { return x <= kBound && x >= -kBound; };
+    const bool ok = (players == 3 || players == 4) && dealer >= -kSeatBound &&
+                    dealer <= kSeatBound && within(honba) && within(sticks) &&
+                    within(out.ron) && within(out.tsumo_dealer) && within(out.tsumo_other) &&
+                    within(out.base) && out.n_yakuman <= core::kMaxYakuman && winner >= 0 &&
+                    winner < players && from_seat >= 0 && from_seat < players;
+    if (!ok) return py::make_tuple(std::move(value), py::none());
+    core::DeltasIn d;
+    d.ron = out.ron;
+    d.tsumo_dealer = out.tsumo_dealer;
+    d.tsumo_other = out.tsumo_other;
+    d.base = out.base;
+    d.n_yakuman = out.n_yakuman;
+    for (int i = 0; i < out.n_yakuman; ++i) d.yakuman[i] = static_cast<int>(out.yakuman[i]);
+    d.winner = static_cast<int>(winner);
+    d.from_seat = static_cast<int>(from_seat);
+    d.dealer = static_cast<int>(dealer);
+    d.players = static_cast<int>(players);
+    d.honba = honba;
+    d.sticks = sticks;
+    d.first_winner = first_winner;
+    d.pao_seat = -1;
+    std::int64_t paid[4];
+    if (core::win_deltas(d, rules, paid) != core::kWinOk)
+        return py::make_tuple(std::move(value), py::none());
+    py::tuple deltas(players);
+    for (long s = 0; s < players; ++s) deltas[s] = py::int_(paid[s]);
+    return py::make_tuple(std::move(value), std::move(deltas));
+}
+
+// ------------------------------------------------------ end of the auditor's win
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -918,4 +970,11 @@ PYBIND11_MODULE(_core, m) {
         "values), or None if the core declines the hand."};
     m.add_object("hand_scan",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
+    // ------------------------------------------ the auditor's win (auditing/wins.py)
+    m.def("score_and_pay", &score_and_pay_py, py::arg("ctx"), py::arg("rules"),
+          py::arg("winner"), py::arg("from_seat"), py::arg("dealer"), py::arg("players"),
+          py::arg("honba"), py::arg("sticks"), py::arg("first_winner"),
+          "score_win_value and win_deltas (no pao seat) in one call: (value, deltas), deltas\n"
+          "None where the win is not legal or win_deltas would decline; None where\n"
+          "score_win_value declines.");
 }
