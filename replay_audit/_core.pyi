@@ -3,7 +3,7 @@
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from replay_audit.model.events import Event, HandLog, Owari, Player
+from replay_audit.model.events import Event, HandLog, Owari, Player, RecordedWin
 from replay_audit.scoring.context import WinContext, WinValue
 
 SOURCES_DIGEST: str
@@ -244,17 +244,17 @@ def hand_scan(
     ``meld_kinds``: the MeldKind members in their order."""
 
 # the auditor's win (auditing/wins.py; the block at the end of src/core/module.cpp)
-def score_and_pay(
+def win_row(
+    row: dict[str, object],
+    ev: RecordedWin,
     ctx: WinContext,
     rules: ScoreRules,
-    winner: int,
-    from_seat: int,
     dealer: int,
     players: int,
     honba: int,
     sticks: int,
     first_winner: bool,
-) -> tuple[WinValue, tuple[int, ...] | None] | None:
-    """``score_win_value`` and ``win_deltas`` (no pao seat) in one call: the value and
-    its deltas (None where the win is not legal or ``win_deltas`` would decline),
-    or None where ``score_win_value`` declines."""
+) -> tuple[WinValue, tuple[int, ...]] | None:
+    """The ``hands`` row of a win that agrees with its value in every cell, filled in
+    place (``auditing.wins._Wins._audit_win`` is the reference): its value and
+    deltas; None, the row untouched, for anything else."""

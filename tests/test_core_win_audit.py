@@ -1,12 +1,13 @@
-"""The auditor's one-call win (``_core.score_and_pay``) against the Python engine.
+"""The auditor's one-call win (``_core.win_row``) against its Python reference.
 
-``auditing.wins`` scores a win and computes its payments in one call to the core
-where no pao seat and no other reading of the rules can weigh in.  It must give
-exactly what ``scoring.hand.score_win`` and ``scoring.payments.win_deltas`` (the
-Python reference) give: held equal here on every win of the shared corpus, under
-the log's own rules and with tsumo loss turned over; a planted difference (one
-honba more) shows the comparison does fail; and auditing games with the one-call
-path switched off gives the same findings and rows.
+``auditing.wins._Wins._audit_win`` fills a win's ``hands`` row in one call to the
+core where every cell agrees with the value the core computes (and no pao seat or
+other reading of the rules weighs in); the Python code of the same method audits
+every other win, and is the reference.  Held together here: the whole shared
+corpus audited with the one-call path and without it gives the same rows,
+findings and games; a row the core filled differently (a planted difference) is
+seen; and a win that disagrees with its value (a recorded fu off by ten, a
+payment off by 100) is left to Python, the row untouched.
 """
 
 from __future__ import annotations
@@ -18,121 +19,112 @@ from typing import Any
 
 import pytest
 
-from replay_audit.model.events import Game
-from replay_audit.model.rules import RuleSet
-from replay_audit.scoring import core as scoring_core
+from replay_audit.auditing import engine as engine_module
+from replay_audit.auditing import wins
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.rows import FileAudit
 from tests.conftest import CORPUS, need
-from tests.test_core_scoring import (
-    PY_SCORE_WIN,
-    PY_WIN_DELTAS,
-    Win,
-    _corpus_wins,
-    _variant,
-    needs_core,
-)
 
 try:
     from replay_audit import _core
 except ImportError:  # test_core_wall.py::test_core_is_built says why; these skip
     _core = None  # type: ignore[assignment]
 
-Pay = Callable[..., Any]
+needs_core = pytest.mark.skipif(
+    _core is None or not hasattr(_core, "win_row"), reason="replay_audit._core.win_row is not built"
+)
 
 
-def _differences(wins: list[Win], variant: int, pay: Pay, limit: int = 5) -> list[str]:
-    """Where ``pay`` (``_core.score_and_pay``'s signature) and the Python reference
-    disagree, for ``wins`` under ``_variant(rules, variant)``."""
-    memo: dict[tuple[int, int], RuleSet] = {}
-    differ: list[str] = []
-    for win in wins:
-        rules = _variant(win.rules, variant, memo)
-        core_rules = scoring_core._core_rules(rules)
-        if core_rules is None:
-            continue
-        a = win.deltas_args
-        got = pay(
-            win.ctx,
-            core_rules,
-            a["winner"],
-            a["from_seat"],
-            a["dealer"],
-            a["players"],
-            a["honba"],
-            a["sticks"],
-            a["first_winner"],
-        )
-        if got is None:  # declined: only where the core's scoring declines too
-            if _core.score_win_value(win.ctx, core_rules) is not None:
-                differ.append(f"{win.where}: declined")
-            continue
-        value, deltas = got
-        python = PY_SCORE_WIN(win.ctx, rules)
-        if value != python:
-            differ.append(f"{win.where}: {value} != {python}")
-        elif not python.ok:
-            if deltas is not None:
-                differ.append(f"{win.where}: deltas {deltas} for no legal win")
-        else:
-            args = {**a, "pao_seat": None}
-            try:
-                expected: Any = PY_WIN_DELTAS(python, rules=rules, **args)
-            except Exception as exc:  # the core declines what Python refuses
-                expected = (type(exc), str(exc))
-            if deltas is None:  # declined: only where win_deltas declines too
-                if _core.win_deltas(python, rules=core_rules, **args) is not None:
-                    differ.append(f"{win.where}: deltas declined")
-            elif deltas != expected:
-                differ.append(f"{win.where}: deltas {deltas} != {expected}")
-        if len(differ) >= limit:
-            break
-    return differ
-
-
-@pytest.fixture(scope="module")
-def corpus_wins(corpus_games: dict[Path, Game]) -> list[Win]:
+def _paths(step: int = 1) -> list[Path]:
     need(CORPUS)
-    return _corpus_wins(corpus_games)
+    paths = sorted(CORPUS.rglob("*.xml.gz")) + sorted(CORPUS.rglob("*.json"))
+    return paths[::step]
+
+
+def _audits(paths: list[Path], win_row: Callable[..., Any] | None) -> list[FileAudit]:
+    """``audit_file`` of every path with ``engine().win_row`` set to ``win_row``."""
+    eng = dataclasses.replace(engine_module.engine(), win_row=win_row)
+    saved = wins.engine
+    wins.engine = lambda: eng  # type: ignore[assignment]
+    try:
+        return [audit_file(p) for p in paths]
+    finally:
+        wins.engine = saved  # type: ignore[assignment]
+
+
+def _differences(a: list[FileAudit], b: list[FileAudit]) -> list[str]:
+    out: list[str] = []
+    for x, y in zip(a, b, strict=True):
+        if (x.hands, x.findings, x.games, x.status) != (y.hands, y.findings, y.games, y.status):
+            out.append(x.path)
+    return out
 
 
 @needs_core
 @pytest.mark.corpus
-@pytest.mark.parametrize("variant", [0, 1])
-def test_every_corpus_win_scores_and_pays_as_the_python_engine(
-    corpus_wins: list[Win], variant: int
-) -> None:
-    assert len(corpus_wins) > 24_000
-    differ = _differences(corpus_wins, variant, _core.score_and_pay)
-    assert not differ, differ
+def test_the_corpus_audit_is_the_same_with_and_without_the_one_call_win() -> None:
+    paths = _paths()
+    assert len(paths) > 2700
+    counted: list[int] = []
+
+    def counting(*args: Any) -> Any:
+        got = _core.win_row(*args)
+        counted.append(got is not None)
+        return got
+
+    with_it = _audits(paths, counting)
+    python = _audits(paths, None)
+    assert not _differences(with_it, python)
+    # nearly every win goes through the core; the rest (findings, pao, yakuman,
+    # 2006 logs' readings) through Python
+    assert len(counted) > 24_000 and sum(counted) > 0.95 * len(counted)
 
 
 @needs_core
 @pytest.mark.corpus
-def test_a_planted_difference_is_found(corpus_wins: list[Win]) -> None:
-    """One honba more in the core's call: its payments differ, and it is seen."""
+def test_a_planted_difference_in_the_row_is_seen() -> None:
+    """The comparison above fails where the core's row differs in one cell."""
 
-    def off_by_a_honba(ctx: Any, rules: Any, *args: Any) -> Any:
-        *seats, honba, sticks, first = args
-        return _core.score_and_pay(ctx, rules, *seats, honba + 1, sticks, first)
+    def off_by_a_fu(row: dict[str, Any], *args: Any) -> Any:
+        got = _core.win_row(row, *args)
+        if got is not None:
+            row["comp_fu"] = (row["comp_fu"] or 0) + 10
+        return got
 
-    differ = _differences(corpus_wins[:2000], 0, off_by_a_honba)
-    assert differ and all("deltas" in d for d in differ), differ
+    paths = _paths(step=50)
+    assert _differences(_audits(paths, off_by_a_fu), _audits(paths, None))
 
 
 @needs_core
 @pytest.mark.corpus
-def test_the_audit_is_the_same_without_the_one_call_win(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The auditor's findings and rows with ``score_and_pay`` switched off (two calls
-    per win, as before it) are the same, on a few hundred corpus games."""
-    need(CORPUS)
-    from replay_audit.auditing import engine as engine_module
-    from replay_audit.auditing import wins
-    from replay_audit.auditing.auditor import audit_file
+def test_a_win_that_disagrees_with_its_value_is_left_to_python() -> None:
+    """A recorded fu or payment off: ``win_row`` declines and leaves the row as it
+    was, and the Python code reports the difference."""
+    from replay_audit.auditing.game import _detected
+    from replay_audit.io import read_log
+    from replay_audit.model.events import RecordedWin
+    from replay_audit.replay import replay_game
+    from replay_audit.scoring.core import _core_rules
 
-    paths = sorted((CORPUS / "tenhou-xml").rglob("*.xml.gz"))[::10]
-    assert len(paths) > 200
-    with_it = [audit_file(p) for p in paths]
-    slow = dataclasses.replace(engine_module.engine(), score_and_pay=None)
-    monkeypatch.setattr(wins, "engine", lambda: slow)
-    without = [audit_file(p) for p in paths]
-    for a, b in zip(with_it, without, strict=True):
-        assert (a.hands, a.findings, a.games) == (b.hands, b.findings, b.games), a.path
+    game = read_log(_paths()[0])
+    rules, _ = _detected(game)
+    replay = replay_game(game, rules)
+    hr = next(h for h in replay.hands if h.results and h.results[0].win is not None)
+    rr = hr.results[0]
+    ev = rr.result
+    assert isinstance(ev, RecordedWin)
+    hand = hr.hand
+    core_rules = _core_rules(rules)
+    sticks = hand.sticks + len(hr.riichi_accepted)
+    args = (core_rules, hand.dealer, game.meta.players, hand.honba, sticks, True)
+    row: dict[str, Any] = {"seq": ev.seq}
+    assert _core.win_row(row, ev, rr.win, *args) is not None
+    assert row["rec_fu"] == row["comp_fu"] and len(row) == 18
+    bad_deltas = (ev.deltas[0] + 100, *ev.deltas[1:])
+    for bad in (
+        dataclasses.replace(ev, fu=(ev.fu or 0) + 10),
+        dataclasses.replace(ev, deltas=bad_deltas),
+    ):
+        row = {"seq": ev.seq}
+        assert _core.win_row(row, bad, rr.win, *args) is None
+        assert row == {"seq": ev.seq}

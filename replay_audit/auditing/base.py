@@ -95,22 +95,27 @@ def _flat(values: Iterable[object]) -> str:
 
 
 def _payments_cell(deltas: tuple[int, ...], players: int) -> str:
-    """``_flat(deltas[:players])``, remembered (``_payments_text``): the same
-    payments (a 3900 ron, a 1000-2000 tsumo ...) come back game after game, and
-    every win writes two.
+    """``_flat(deltas[:players])``, remembered in ``_PAYMENT_CELLS`` by ``(deltas,
+    players)``: the same payments (a 3900 ron, a 1000-2000 tsumo ...) come back
+    game after game, and every win writes two.
 
     >>> _payments_cell((0, -8000, 8000, 0), 3), _payments_cell([0, 1000], 2)
     ('0,-8000,8000', '0,1000')
     """
     try:
-        return _payments_text(deltas, players)
+        text = _PAYMENT_CELLS.get((deltas, players))
     except TypeError:  # a list where a tuple belongs: joined every time
         return _flat(deltas[:players])
+    if text is None:
+        if len(_PAYMENT_CELLS) >= _PAYMENT_CELLS_MAX:
+            _PAYMENT_CELLS.clear()
+        text = _PAYMENT_CELLS[deltas, players] = _flat(deltas[:players])
+    return text
 
 
-@functools.lru_cache(maxsize=4096)
-def _payments_text(deltas: tuple[int, ...], players: int) -> str:
-    return _flat(deltas[:players])
+_PAYMENT_CELLS: dict[tuple[tuple[int, ...], int], str] = {}
+"""``_payments_cell``'s texts; ``auditing.wins`` asks it first, without a call."""
+_PAYMENT_CELLS_MAX = 4096
 
 
 def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -177,6 +182,8 @@ class _AuditorBase:
         """The hands with a problem among the first ``_flags_seen`` findings
         (``_ScoreChain._flagged_hands``)."""
         self._flags_seen = 0
+        self._core_rules: tuple[RuleSet, Any] | None = None
+        """``rules`` and the core's form of them (``auditing.wins``), or None."""
 
     # -- helpers
     def add(

@@ -63,22 +63,22 @@ NextHandFrom = Callable[
 """``scoring.flow.next_hand_from``."""
 
 
-ScoreAndPay = Callable[
+WinRow = Callable[
     [
+        "dict[str, object]",
+        "RecordedWin",
         "WinContext",
         "_core.ScoreRules",
         int,
         int,
         int,
         int,
-        int,
-        int,
         bool,
     ],
-    "tuple[WinValue, tuple[int, ...] | None] | None",
+    "tuple[WinValue, tuple[int, ...]] | None",
 ]
-"""``_core.score_and_pay``: ``ctx, rules, winner, from_seat, dealer, players, honba,
-sticks, first_winner``."""
+"""``_core.win_row``: ``row, ev, ctx, rules, dealer, players, honba, sticks,
+first_winner``."""
 
 
 class ReadFlow(Protocol):
@@ -115,9 +115,9 @@ class Engine:
     core_rules: Callable[[RuleSet], _core.ScoreRules | None]
     """``scoring.core._core_rules``: the core's form of a rule set, None where the
     core leaves the rules (or everything, without the core) to Python."""
-    score_and_pay: ScoreAndPay | None
-    """``_core.score_and_pay`` (a win's value and payments in one call), None
-    without the core or in a build older than it."""
+    win_row: WinRow | None
+    """``_core.win_row`` (the row of a win that agrees with its value, in one
+    call), None without the core or in a build older than it."""
 
 
 @functools.cache
@@ -141,5 +141,5 @@ def engine() -> Engine:
         hand_state=HandState,
         hand_outcome=HandOutcome,
         core_rules=_core_rules,
-        score_and_pay=getattr(_core, "score_and_pay", None),
+        win_row=getattr(_core, "win_row", None),
     )

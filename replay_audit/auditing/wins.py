@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from replay_audit.auditing.base import _flat, _fmt, _payments_cell, _yaku_cell
+from replay_audit.auditing.base import (
+    _PAYMENT_CELLS,
+    _YAKU_CELLS,
+    YakuCell,
+    _flat,
+    _fmt,
+    _payments_cell,
+    _yaku_cell,
+)
 from replay_audit.auditing.chain import _ScoreChain
 from replay_audit.auditing.engine import Engine, engine
 from replay_audit.model.events import (
@@ -22,6 +30,7 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit import _core
     from replay_audit.replay.values import ResultReplay
     from replay_audit.scoring.context import WinContext, WinValue
 
@@ -45,9 +54,35 @@ class _Wins(_ScoreChain):
         ``dealer``, ``honba`` and ``sticks`` are the hand's as computed."""
         eng = engine()
         players = self.meta.players
+        # the common case in one call to the core: a win whose every cell agrees
+        # with its value, with no pao and no other reading of the rules to weigh
+        # (``_core.win_row``: this method is its reference, and audits the rest)
+        if (
+            rr is not None
+            and rr.win is not None
+            and not rr.pao
+            and eng.win_row is not None
+            and not self.era.alternatives
+            and type(honba) is int
+            and type(sticks) is int
+        ):
+            core_rules = self._core_rules_of(eng)
+            if core_rules is not None:
+                got = eng.win_row(
+                    row, ev, rr.win, core_rules, dealer, players, honba, sticks, first
+                )
+                if got is not None:
+                    self.win_values[id(ev)] = got[0]
+                    return got[1]
         # the yaku compared as a set, their cell text and han, remembered (``_yaku_cell``)
         yaku = ev.yaku
-        rec_yaku = _yaku_cell(yaku) if yaku else None
+        if yaku:
+            try:  # ``_yaku_cell``, its dictionary asked here first
+                rec_yaku: YakuCell | None = _YAKU_CELLS[yaku]
+            except (KeyError, TypeError):
+                rec_yaku = _yaku_cell(yaku)
+        else:
+            rec_yaku = None
         yakuman = ev.yakuman
         # ``ev.han``: 13 a yakuman, else the yaku's han, ``None`` with no yaku
         rec_han = 13 * len(yakuman) if yakuman else rec_yaku[2] if rec_yaku is not None else None
@@ -63,7 +98,10 @@ class _Wins(_ScoreChain):
         row["rec_points"] = ev.points
         row["rec_limit"] = ev.limit
         row["rec_yaku"] = rec_yaku[1] if rec_yaku is not None else _flat(sorted(yakuman))
-        row["rec_deltas"] = _payments_cell(rec_deltas, players)
+        try:  # ``_payments_cell``, its dictionary asked here first
+            row["rec_deltas"] = _PAYMENT_CELLS[rec_deltas, players]
+        except (KeyError, TypeError):
+            row["rec_deltas"] = _payments_cell(rec_deltas, players)
         if rr is None or rr.win is None:
             self.add(
                 "replay",
@@ -74,30 +112,12 @@ class _Wins(_ScoreChain):
                 seat=seat,
             )
             return None
-        # the value and its payments in one call to the core where nothing else
-        # can weigh in (no pao, no other reading of the rules); ``_win_value`` and
-        # ``win_deltas`` otherwise, or where the core declines
-        value: WinValue | None = None
-        deltas: tuple[int, ...] | None = None
-        pay = eng.score_and_pay
-        if (
-            pay is not None
-            and not rr.pao
-            and not self.era.alternatives
-            and type(honba) is int
-            and type(sticks) is int
-        ):
-            core_rules = eng.core_rules(self.rules)
-            if core_rules is not None:
-                got = pay(
-                    rr.win, core_rules, seat, from_seat, dealer, players, honba, sticks, first
-                )
-                if got is not None:
-                    value, deltas = got
-        if value is None:
-            value = self._win_value(rr.win, ev, hand, eng)
+        value = self._win_value(rr.win, ev, hand, eng)
         self.win_values[id(ev)] = value
-        comp_yaku = _yaku_cell(value.yaku)
+        try:
+            comp_yaku = _YAKU_CELLS[value.yaku]
+        except (KeyError, TypeError):
+            comp_yaku = _yaku_cell(value.yaku)
         row["comp_fu"] = value.fu
         row["comp_han"] = value.han
         row["comp_points"] = value.points
@@ -169,23 +189,35 @@ class _Wins(_ScoreChain):
                 seq=ev.seq,
                 seat=seat,
             )
-        if deltas is None:
-            deltas = eng.win_deltas(
-                value,
-                winner=seat,
-                from_seat=from_seat,
-                dealer=dealer,
-                players=players,
-                honba=honba,
-                sticks=sticks,
-                first_winner=first,
-                pao_seat=liable,
-                rules=self.rules,
-            )
-        row["comp_deltas"] = _payments_cell(deltas, players)
+        deltas = eng.win_deltas(
+            value,
+            winner=seat,
+            from_seat=from_seat,
+            dealer=dealer,
+            players=players,
+            honba=honba,
+            sticks=sticks,
+            first_winner=first,
+            pao_seat=liable,
+            rules=self.rules,
+        )
+        try:
+            row["comp_deltas"] = _PAYMENT_CELLS[deltas, players]
+        except (KeyError, TypeError):
+            row["comp_deltas"] = _payments_cell(deltas, players)
         if rec_deltas[:players] != deltas[:players]:  # else no seat differs
             self._compare_deltas("payment", hand, ev.seq, rec_deltas, deltas)
         return deltas if type(deltas) is tuple else tuple(deltas)
+
+    def _core_rules_of(self, eng: Engine) -> _core.ScoreRules | None:
+        """The core's form of the rules (``scoring.core._core_rules``), asked once
+        per rule set of the game (the lobby's reading may replace them)."""
+        rules = self.rules
+        held = self._core_rules
+        if held is None or held[0] is not rules:
+            held = self._core_rules = (rules, eng.core_rules(rules))
+        core_rules: _core.ScoreRules | None = held[1]
+        return core_rules
 
     def _win_value(
         self,

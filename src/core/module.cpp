@@ -13,6 +13,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -816,38 +817,151 @@ void def_waits(py::module_& m) {
 
 // ---------------------------------------------- the auditor's win (auditing/wins.py)
 
-// score_win_value and then win_deltas of that value (no pao seat) in one call, the
-// deltas read off the scorer's result rather than the WinValue's slots: (value,
-// deltas), deltas None where the win is no legal win or where win_deltas would
-// decline them (then the Python function answers); None where score_win_value
-// declines the context.  The same values as the two calls (tests/test_core_win_audit.py).
-py::object score_and_pay_py(py::handle ctx, const core::ScoreRules& rules, long winner,
-                            long from_seat, long dealer, long players, std::int64_t honba,
-                            std::int64_t sticks, bool first_winner) {
+// The auditor's row of a win that agrees with its value (auditing/wins.py::_audit_win
+// is the reference): the same cells, filled in the same order, where the recorded
+// win's yaku, han, fu, points, limit, pao seat and payments are all what the core
+// computes.  Anything else (a difference to report, a yakuman, a value that is not a
+// plain int, a pao seat, a declined context) returns None before touching the row, and
+// the Python code audits the win.
+struct RowNames {
+    PyObject* yaku = PyUnicode_InternFromString("yaku");
+    PyObject* yakuman = PyUnicode_InternFromString("yakuman");
+    PyObject* fu = PyUnicode_InternFromString("fu");
+    PyObject* points = PyUnicode_InternFromString("points");
+    PyObject* limit = PyUnicode_InternFromString("limit");
+    PyObject* deltas = PyUnicode_InternFromString("deltas");
+    PyObject* seat = PyUnicode_InternFromString("seat");
+    PyObject* from_seat = PyUnicode_InternFromString("from_seat");
+    PyObject* pao_seat = PyUnicode_InternFromString("pao_seat");
+    PyObject* tsumo = PyUnicode_InternFromString("tsumo");
+    PyObject* ron = PyUnicode_InternFromString("ron");
+    PyObject* keys[17];
+    RowNames() {
+        const char* k[17] = {"result",     "winner",     "from_seat",  "pao_seat", "rec_fu",
+                             "rec_han",    "rec_points", "rec_limit",  "rec_yaku", "rec_deltas",
+                             "comp_fu",    "comp_han",   "comp_points", "comp_limit",
+                             "comp_yaku",  "comp_pao_seat", "comp_deltas"};
+        for (int i = 0; i < 17; ++i) keys[i] = PyUnicode_InternFromString(k[i]);
+    }
+};
+
+const RowNames& row_names() {
+    static const RowNames* n = new RowNames();  // never freed: lives as long as the module
+    return *n;
+}
+
+// A plain int (not a bool or a subclass) within int64.
+bool plain_int(PyObject* v, std::int64_t* out) {
+    if (!v || !PyLong_CheckExact(v)) return false;
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+// ``None`` or a plain int equal to ``want``: a recorded value that agrees.
+bool agrees(PyObject* v, std::int64_t want) {
+    if (v == Py_None) return true;
+    std::int64_t x;
+    return plain_int(v, &x) && x == want;
+}
+
+void append_int(std::string* out, std::int64_t x) {
+    if (!out->empty()) out->push_back(',');
+    *out += std::to_string(x);
+}
+
+py::object win_row_py(py::dict row, py::handle ev, py::handle ctx, const core::ScoreRules& rules,
+                      long dealer, long players, std::int64_t honba, std::int64_t sticks,
+                      bool first_winner) {
+    const RowNames& nm = row_names();
+    PyObject* e = ev.ptr();
+    py::object seat_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.seat));
+    py::object from_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.from_seat));
+    py::object pao_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.pao_seat));
+    py::object yaku_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.yaku));
+    py::object yakuman_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.yakuman));
+    py::object fu_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.fu));
+    py::object points_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.points));
+    py::object limit_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.limit));
+    py::object deltas_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.deltas));
+    if (!seat_o || !from_o || !pao_o || !yaku_o || !yakuman_o || !fu_o || !points_o ||
+        !limit_o || !deltas_o) {
+        PyErr_Clear();
+        return py::none();
+    }
+    std::int64_t seat, from_seat;
+    if (!plain_int(seat_o.ptr(), &seat) || !plain_int(from_o.ptr(), &from_seat))
+        return py::none();
+    // a recorded pao seat other than the winner is the Python code's to compare
+    if (pao_o.ptr() != Py_None) {
+        std::int64_t pao;
+        if (!plain_int(pao_o.ptr(), &pao) || pao != seat) return py::none();
+    }
+    // a yakuman (recorded) or a yaku list that is not plain pairs of ints: Python's
+    if (!PyTuple_CheckExact(yakuman_o.ptr()) || PyTuple_GET_SIZE(yakuman_o.ptr()) != 0)
+        return py::none();
+    if (!PyTuple_CheckExact(yaku_o.ptr())) return py::none();
+    const Py_ssize_t n_yaku = PyTuple_GET_SIZE(yaku_o.ptr());
+    if (n_yaku > core::kMaxYaku * 2) return py::none();
+    std::vector<std::pair<std::int64_t, std::int64_t>> rec_set;
+    std::int64_t rec_han_sum = 0;
+    for (Py_ssize_t i = 0; i < n_yaku; ++i) {
+        PyObject* pair = PyTuple_GET_ITEM(yaku_o.ptr(), i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return py::none();
+        std::int64_t id, han;
+        if (!plain_int(PyTuple_GET_ITEM(pair, 0), &id) ||
+            !plain_int(PyTuple_GET_ITEM(pair, 1), &han))
+            return py::none();
+        if (han > (std::int64_t{1} << 40) || han < -(std::int64_t{1} << 40)) return py::none();
+        rec_han_sum += han;
+        if (han) rec_set.emplace_back(id, han);
+    }
+    std::sort(rec_set.begin(), rec_set.end());
+    // the recorded payments: a plain tuple of ints, one per seat at least
+    if (!PyTuple_CheckExact(deltas_o.ptr()) || PyTuple_GET_SIZE(deltas_o.ptr()) < players)
+        return py::none();
+    if (players != 3 && players != 4) return py::none();
+    std::int64_t rec_deltas[4];
+    for (long s = 0; s < players; ++s)
+        if (!plain_int(PyTuple_GET_ITEM(deltas_o.ptr(), s), &rec_deltas[s])) return py::none();
+    // the value (as score_win_value) and its payments (as win_deltas, no pao seat)
     core::WinIn in;
-    if (!read_win(ctx, &in)) return py::none();
+    if (!read_win(ctx, &in)) {
+        PyErr_Clear();
+        return py::none();
+    }
     core::WinOut out;
     if (core::score_win(in, rules, &out) == core::kDeclined) return py::none();
-    py::object value = value_object(value_tuple(out));
-    if (out.error != core::kWinOk) return py::make_tuple(std::move(value), py::none());
-    // win_deltas_py's checks, in its order, on the same numbers
+    if (out.error != core::kWinOk || out.n_yakuman != 0) return py::none();
+    std::vector<std::pair<std::int64_t, std::int64_t>> comp_set;
+    for (int j = 0; j < out.n_yaku; ++j)
+        if (out.yaku_han[j]) comp_set.emplace_back(static_cast<int>(out.yaku_id[j]), out.yaku_han[j]);
+    std::sort(comp_set.begin(), comp_set.end());
+    // the checks of _audit_win: every recorded value as computed
+    if (!agrees(points_o.ptr(), out.points) || !agrees(limit_o.ptr(), out.limit) ||
+        !agrees(fu_o.ptr(), out.fu) || rec_set != comp_set)
+        return py::none();
+    if (n_yaku != 0 && rec_han_sum != out.han) return py::none();
     constexpr long kSeatBound = 1000000;
     constexpr std::int64_t kBound = std::int64_t{1} << 40;
     const auto within = [](std::int64_t x) { return x <= kBound && x >= -kBound; };
-    const bool ok = (players == 3 || players == 4) && dealer >= -kSeatBound &&
-                    dealer <= kSeatBound && within(honba) && within(sticks) &&
-                    within(out.ron) && within(out.tsumo_dealer) && within(out.tsumo_other) &&
-                    within(out.base) && out.n_yakuman <= core::kMaxYakuman && winner >= 0 &&
-                    winner < players && from_seat >= 0 && from_seat < players;
-    if (!ok) return py::make_tuple(std::move(value), py::none());
+    if (dealer < -kSeatBound || dealer > kSeatBound || !within(honba) || !within(sticks) ||
+        !within(out.ron) || !within(out.tsumo_dealer) || !within(out.tsumo_other) ||
+        !within(out.base) || seat < 0 || seat >= players || from_seat < 0 ||
+        from_seat >= players)
+        return py::none();
     core::DeltasIn d;
     d.ron = out.ron;
     d.tsumo_dealer = out.tsumo_dealer;
     d.tsumo_other = out.tsumo_other;
     d.base = out.base;
-    d.n_yakuman = out.n_yakuman;
-    for (int i = 0; i < out.n_yakuman; ++i) d.yakuman[i] = static_cast<int>(out.yakuman[i]);
-    d.winner = static_cast<int>(winner);
+    d.n_yakuman = 0;
+    d.winner = static_cast<int>(seat);
     d.from_seat = static_cast<int>(from_seat);
     d.dealer = static_cast<int>(dealer);
     d.players = static_cast<int>(players);
@@ -856,10 +970,58 @@ py::object score_and_pay_py(py::handle ctx, const core::ScoreRules& rules, long 
     d.first_winner = first_winner;
     d.pao_seat = -1;
     std::int64_t paid[4];
-    if (core::win_deltas(d, rules, paid) != core::kWinOk)
-        return py::make_tuple(std::move(value), py::none());
+    if (core::win_deltas(d, rules, paid) != core::kWinOk) return py::none();
+    for (long s = 0; s < players; ++s)
+        if (paid[s] != rec_deltas[s]) return py::none();
+    // everything agrees: the value, and the row's cells in _audit_win's order
+    py::object value = value_object(value_tuple(out));
+    std::string rec_yaku, comp_yaku, rec_text, comp_text;
+    for (const auto& [id, han] : rec_set) {
+        append_int(&rec_yaku, id);
+        append_int(&rec_yaku, han);
+    }
+    for (const auto& [id, han] : comp_set) {
+        append_int(&comp_yaku, id);
+        append_int(&comp_yaku, han);
+    }
+    for (long s = 0; s < players; ++s) {
+        append_int(&rec_text, rec_deltas[s]);
+        append_int(&comp_text, paid[s]);
+    }
     py::tuple deltas(players);
     for (long s = 0; s < players; ++s) deltas[s] = py::int_(paid[s]);
+    py::object rec_han = n_yaku ? py::object(py::int_(rec_han_sum)) : py::object(py::none());
+    PyObject* v = value.ptr();
+    const char* comp_attrs[4] = {"fu", "han", "points", "limit"};
+    py::object comp[4];
+    for (int i = 0; i < 4; ++i) {
+        comp[i] = py::reinterpret_steal<py::object>(PyObject_GetAttrString(v, comp_attrs[i]));
+        if (!comp[i]) throw py::error_already_set();
+    }
+    PyObject* cells[17] = {seat == from_seat ? nm.tsumo : nm.ron,
+                           seat_o.ptr(),
+                           from_o.ptr(),
+                           pao_o.ptr(),
+                           fu_o.ptr(),
+                           rec_han.ptr(),
+                           points_o.ptr(),
+                           limit_o.ptr(),
+                           nullptr,
+                           nullptr,
+                           comp[0].ptr(),
+                           comp[1].ptr(),
+                           comp[2].ptr(),
+                           comp[3].ptr(),
+                           nullptr,
+                           Py_None,
+                           nullptr};
+    py::str rec_yaku_s(rec_yaku), rec_text_s(rec_text), comp_yaku_s(comp_yaku), comp_text_s(comp_text);
+    cells[8] = rec_yaku_s.ptr();
+    cells[9] = rec_text_s.ptr();
+    cells[14] = comp_yaku_s.ptr();
+    cells[16] = comp_text_s.ptr();
+    for (int i = 0; i < 17; ++i)
+        if (PyDict_SetItem(row.ptr(), nm.keys[i], cells[i]) < 0) throw py::error_already_set();
     return py::make_tuple(std::move(value), std::move(deltas));
 }
 
@@ -971,10 +1133,10 @@ PYBIND11_MODULE(_core, m) {
     m.add_object("hand_scan",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
     // ------------------------------------------ the auditor's win (auditing/wins.py)
-    m.def("score_and_pay", &score_and_pay_py, py::arg("ctx"), py::arg("rules"),
-          py::arg("winner"), py::arg("from_seat"), py::arg("dealer"), py::arg("players"),
-          py::arg("honba"), py::arg("sticks"), py::arg("first_winner"),
-          "score_win_value and win_deltas (no pao seat) in one call: (value, deltas), deltas\n"
-          "None where the win is not legal or win_deltas would decline; None where\n"
-          "score_win_value declines.");
+    m.def("win_row", &win_row_py, py::arg("row"), py::arg("ev"), py::arg("ctx"), py::arg("rules"),
+          py::arg("dealer"), py::arg("players"), py::arg("honba"), py::arg("sticks"),
+          py::arg("first_winner"),
+          "The hands row of a win that agrees with its value in every cell\n"
+          "(auditing/wins.py::_audit_win is the reference), filled in place: (value,\n"
+          "deltas); None, the row untouched, for anything else (the Python code audits it).");
 }
