@@ -79,7 +79,7 @@ class _ScoreChain(_Notes):
         sticks, the first dealer, everyone at the start points).  A log that starts
         later is an excerpt (or lost its first hands): said in a note, and its first
         hand is taken as recorded (``None``)."""
-        from replay_audit.scoring.flow import HandState, start_state
+        from replay_audit.scoring.flow import HandState
 
         if first.round_index != 0 or first.honba != 0:
             self.add(
@@ -91,7 +91,7 @@ class _ScoreChain(_Notes):
                 seq=first.seq,
             )
             return None
-        base = start_state(self.rules)
+        base = engine().start_state(self.rules)
         oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0")
         expected = HandState(0, 0, 0, int(oya) if oya.isdigit() else 0, base.scores)
         why = "the game's first hand does not start as the rules say"
@@ -153,7 +153,9 @@ class _ScoreChain(_Notes):
         sticks and dealer), the difference from the computed account is a
         consequence of what ``prev`` reports: the audit goes on from the log's
         values without saying it again."""
-        flagged = prev.index in self._flagged_hands()
+        flagged = prev.index in (
+            self._flagged if self._flags_seen == len(self.findings) else self._flagged_hands()
+        )
         players = self.meta.players
         if chain is not None and tuple(hand.scores[:players]) != tuple(chain[:players]):
             if flagged and _scores_agree(hand.scores, outcome["log_end"], players):
@@ -272,11 +274,10 @@ class _ScoreChain(_Notes):
         """The final line against the last scores and every settlement the log's
         date allows (``scoring.final.readings``); where several disagree, the one
         the log follows is named in a note, and none is passed over in silence."""
-        from replay_audit.model.dating import log_window
-        from replay_audit.scoring.final import final_points
-
+        eng = engine()
+        final_points = eng.final_points
         players = self.meta.players
-        window = self.window if self.window is not None else log_window(self.game)
+        window = self.window if self.window is not None else eng.log_window(self.game)
         options = _readings(self.rules, window, self.meta.hanchan)
         if end_scores is None:
             self.add(

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:  # annotations only: the modules load in ``engine()``
     from replay_audit import _core
     from replay_audit.auditing.era_readings import Expect, FlowRead, Note
-    from replay_audit.model.events import HandLog, RecordedWin
+    from replay_audit.model.dating import LogWindow
+    from replay_audit.model.events import Game, HandLog, RecordedWin
     from replay_audit.model.rules.eras import Era
     from replay_audit.model.rules.ruleset import RuleSet
     from replay_audit.scoring.context import WinContext, WinValue
+    from replay_audit.scoring.final import Era as FinalEra
     from replay_audit.scoring.flow import GameLength, HandOutcome, HandState
 
 ScoreWin = Callable[["WinContext", "RuleSet"], "WinValue"]
@@ -81,6 +83,14 @@ WinRow = Callable[
 first_winner``."""
 
 
+class FinalPoints(Protocol):
+    """``scoring.final.final_points``."""
+
+    def __call__(
+        self, scores: Sequence[int], sticks_left: int, rules: RuleSet, *, era: FinalEra
+    ) -> tuple[tuple[int, ...], tuple[float, ...]]: ...
+
+
 class ReadFlow(Protocol):
     """``auditing.era_readings.read_flow``."""
 
@@ -116,6 +126,9 @@ class Engine:
     """``scoring.core._core_rules``: the core's form of a rule set, None where the
     core leaves the rules (or everything, without the core) to Python."""
     win_row: WinRow | None
+    start_state: Callable[[RuleSet], HandState]
+    final_points: FinalPoints
+    log_window: Callable[[Game], LogWindow]
     """``_core.win_row`` (the row of a win that agrees with its value, in one
     call), None without the core or in a build older than it."""
 
@@ -124,9 +137,17 @@ class Engine:
 def engine() -> Engine:
     """The functions, imported at the first call (the compiled scorer, Python's values)."""
     from replay_audit.auditing.era_readings import read_flow, read_win
+    from replay_audit.model.dating import log_window
     from replay_audit.native import _core
     from replay_audit.scoring.core import _core_rules, score_win, win_deltas
-    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand, next_hand_from
+    from replay_audit.scoring.final import final_points
+    from replay_audit.scoring.flow import (
+        HandOutcome,
+        HandState,
+        next_hand,
+        next_hand_from,
+        start_state,
+    )
     from replay_audit.scoring.payments import exhaustive_draw_deltas, nagashi_deltas
 
     return Engine(
@@ -142,4 +163,7 @@ def engine() -> Engine:
         hand_outcome=HandOutcome,
         core_rules=_core_rules,
         win_row=getattr(_core, "win_row", None),
+        start_state=start_state,
+        final_points=final_points,
+        log_window=log_window,
     )

@@ -66,7 +66,10 @@ class _Wins(_ScoreChain):
             and type(honba) is int
             and type(sticks) is int
         ):
-            core_rules = self._core_rules_of(eng)
+            held = self._core_rules
+            core_rules = held[1] if held is not None and held[0] is self.rules else None
+            if core_rules is None:
+                core_rules = self._core_rules_of(eng)
             if core_rules is not None:
                 got = eng.win_row(
                     row, ev, rr.win, core_rules, dealer, players, honba, sticks, first

@@ -90,6 +90,10 @@ class HandOutcome:
         return self.draw_kind in ABORTIVE_KINDS
 
 
+_NO_DELTAS = HandOutcome().deltas
+"""The default ``deltas`` (all zero): the auditor's outcomes carry it."""
+
+
 def start_state(rules: RuleSet) -> HandState:
     """East 1, no honba, no sticks, seat 0 deals, everyone at the start points."""
     scores = tuple(rules.start_points if s < rules.players else 0 for s in range(SEATS))
@@ -193,7 +197,7 @@ def _end_reason(
     players = rules.players
     if rules.bust and min(scores[:players]) < 0:
         return "bust"
-    last = all_last_index(players, game_length)
+    last = (4 if game_length == "hanchan" else 0) + players - 1  # ``all_last_index``
     if round_index < last:
         return None
     reached = max(scores[:players]) >= rules.points_to_end
@@ -247,7 +251,8 @@ def next_hand_from(
     """``next_hand`` of ``HandState(round_index, honba, sticks, dealer, scores)``
     without building that state: the auditor asks at every hand, and only the
     next state is kept."""
-    if outcome.riichi_seats or any(outcome.deltas):
+    deltas = outcome.deltas
+    if outcome.riichi_seats or (deltas is not _NO_DELTAS and any(deltas)):
         scores = scores_after(HandState(round_index, honba, sticks, dealer, scores), outcome, rules)
     else:
         scores = tuple(scores)  # as ``scores_after``: the scores already after the hand
