@@ -14,6 +14,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -870,65 +871,65 @@ bool agrees(PyObject* v, std::int64_t want) {
     return plain_int(v, &x) && x == want;
 }
 
-void append_int(std::string* out, std::int64_t x) {
-    if (!out->empty()) out->push_back(',');
-    *out += std::to_string(x);
+// ``x`` written after ``*at`` (a comma first unless it starts the text).
+void append_int(char** at, const char* start, std::int64_t x) {
+    if (*at != start) *(*at)++ = ',';
+    *at = std::to_chars(*at, *at + 24, x).ptr;  // as str(int); never short of room
 }
 
-py::object win_row_py(py::dict row, py::handle ev, py::handle ctx, const core::ScoreRules& rules,
-                      long dealer, long players, std::int64_t honba, std::int64_t sticks,
-                      bool first_winner) {
+using YakuPair = std::pair<std::int64_t, std::int64_t>;
+
+py::object win_row_impl(PyObject* row, PyObject* e, PyObject* ctx, const core::ScoreRules& rules,
+                        long dealer, long players, std::int64_t honba, std::int64_t sticks,
+                        bool first_winner) {
     const RowNames& nm = row_names();
-    PyObject* e = ev.ptr();
-    py::object seat_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.seat));
-    py::object from_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.from_seat));
-    py::object pao_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.pao_seat));
-    py::object yaku_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.yaku));
-    py::object yakuman_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.yakuman));
-    py::object fu_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.fu));
-    py::object points_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.points));
-    py::object limit_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.limit));
-    py::object deltas_o = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, nm.deltas));
-    if (!seat_o || !from_o || !pao_o || !yaku_o || !yakuman_o || !fu_o || !points_o ||
-        !limit_o || !deltas_o) {
-        PyErr_Clear();
-        return py::none();
+    if (players != 3 && players != 4) return py::none();
+    PyObject* const names[9] = {nm.seat,   nm.from_seat, nm.pao_seat, nm.yaku,  nm.yakuman,
+                                nm.fu,     nm.points,    nm.limit,    nm.deltas};
+    py::object got[9];
+    for (int i = 0; i < 9; ++i) {
+        got[i] = py::reinterpret_steal<py::object>(PyObject_GetAttr(e, names[i]));
+        if (!got[i]) {
+            PyErr_Clear();
+            return py::none();
+        }
     }
+    PyObject *seat_o = got[0].ptr(), *from_o = got[1].ptr(), *pao_o = got[2].ptr(),
+             *yaku_o = got[3].ptr(), *yakuman_o = got[4].ptr(), *fu_o = got[5].ptr(),
+             *points_o = got[6].ptr(), *limit_o = got[7].ptr(), *deltas_o = got[8].ptr();
     std::int64_t seat, from_seat;
-    if (!plain_int(seat_o.ptr(), &seat) || !plain_int(from_o.ptr(), &from_seat))
-        return py::none();
+    if (!plain_int(seat_o, &seat) || !plain_int(from_o, &from_seat)) return py::none();
     // a recorded pao seat other than the winner is the Python code's to compare
-    if (pao_o.ptr() != Py_None) {
+    if (pao_o != Py_None) {
         std::int64_t pao;
-        if (!plain_int(pao_o.ptr(), &pao) || pao != seat) return py::none();
+        if (!plain_int(pao_o, &pao) || pao != seat) return py::none();
     }
     // a yakuman (recorded) or a yaku list that is not plain pairs of ints: Python's
-    if (!PyTuple_CheckExact(yakuman_o.ptr()) || PyTuple_GET_SIZE(yakuman_o.ptr()) != 0)
-        return py::none();
-    if (!PyTuple_CheckExact(yaku_o.ptr())) return py::none();
-    const Py_ssize_t n_yaku = PyTuple_GET_SIZE(yaku_o.ptr());
-    if (n_yaku > core::kMaxYaku * 2) return py::none();
-    std::vector<std::pair<std::int64_t, std::int64_t>> rec_set;
+    if (!PyTuple_CheckExact(yakuman_o) || PyTuple_GET_SIZE(yakuman_o) != 0) return py::none();
+    if (!PyTuple_CheckExact(yaku_o)) return py::none();
+    const Py_ssize_t n_yaku = PyTuple_GET_SIZE(yaku_o);
+    if (n_yaku > core::kMaxYaku) return py::none();
+    YakuPair rec_set[core::kMaxYaku];
+    int n_rec = 0;
     std::int64_t rec_han_sum = 0;
+    constexpr std::int64_t kBound = std::int64_t{1} << 40;
     for (Py_ssize_t i = 0; i < n_yaku; ++i) {
-        PyObject* pair = PyTuple_GET_ITEM(yaku_o.ptr(), i);
+        PyObject* pair = PyTuple_GET_ITEM(yaku_o, i);
         if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return py::none();
         std::int64_t id, han;
         if (!plain_int(PyTuple_GET_ITEM(pair, 0), &id) ||
-            !plain_int(PyTuple_GET_ITEM(pair, 1), &han))
+            !plain_int(PyTuple_GET_ITEM(pair, 1), &han) || han > kBound || han < -kBound ||
+            id > kBound || id < -kBound)
             return py::none();
-        if (han > (std::int64_t{1} << 40) || han < -(std::int64_t{1} << 40)) return py::none();
         rec_han_sum += han;
-        if (han) rec_set.emplace_back(id, han);
+        if (han) rec_set[n_rec++] = YakuPair(id, han);
     }
-    std::sort(rec_set.begin(), rec_set.end());
+    std::sort(rec_set, rec_set + n_rec);
     // the recorded payments: a plain tuple of ints, one per seat at least
-    if (!PyTuple_CheckExact(deltas_o.ptr()) || PyTuple_GET_SIZE(deltas_o.ptr()) < players)
-        return py::none();
-    if (players != 3 && players != 4) return py::none();
+    if (!PyTuple_CheckExact(deltas_o) || PyTuple_GET_SIZE(deltas_o) < players) return py::none();
     std::int64_t rec_deltas[4];
     for (long s = 0; s < players; ++s)
-        if (!plain_int(PyTuple_GET_ITEM(deltas_o.ptr(), s), &rec_deltas[s])) return py::none();
+        if (!plain_int(PyTuple_GET_ITEM(deltas_o, s), &rec_deltas[s])) return py::none();
     // the value (as score_win_value) and its payments (as win_deltas, no pao seat)
     core::WinIn in;
     if (!read_win(ctx, &in)) {
@@ -938,17 +939,17 @@ py::object win_row_py(py::dict row, py::handle ev, py::handle ctx, const core::S
     core::WinOut out;
     if (core::score_win(in, rules, &out) == core::kDeclined) return py::none();
     if (out.error != core::kWinOk || out.n_yakuman != 0) return py::none();
-    std::vector<std::pair<std::int64_t, std::int64_t>> comp_set;
+    YakuPair comp_set[core::kMaxYaku];
+    int n_comp = 0;
     for (int j = 0; j < out.n_yaku; ++j)
-        if (out.yaku_han[j]) comp_set.emplace_back(static_cast<int>(out.yaku_id[j]), out.yaku_han[j]);
-    std::sort(comp_set.begin(), comp_set.end());
+        if (out.yaku_han[j]) comp_set[n_comp++] = YakuPair(out.yaku_id[j], out.yaku_han[j]);
+    std::sort(comp_set, comp_set + n_comp);
     // the checks of _audit_win: every recorded value as computed
-    if (!agrees(points_o.ptr(), out.points) || !agrees(limit_o.ptr(), out.limit) ||
-        !agrees(fu_o.ptr(), out.fu) || rec_set != comp_set)
+    if (!agrees(points_o, out.points) || !agrees(limit_o, out.limit) || !agrees(fu_o, out.fu) ||
+        n_rec != n_comp || !std::equal(rec_set, rec_set + n_rec, comp_set))
         return py::none();
     if (n_yaku != 0 && rec_han_sum != out.han) return py::none();
     constexpr long kSeatBound = 1000000;
-    constexpr std::int64_t kBound = std::int64_t{1} << 40;
     const auto within = [](std::int64_t x) { return x <= kBound && x >= -kBound; };
     if (dealer < -kSeatBound || dealer > kSeatBound || !within(honba) || !within(sticks) ||
         !within(out.ron) || !within(out.tsumo_dealer) || !within(out.tsumo_other) ||
@@ -974,55 +975,88 @@ py::object win_row_py(py::dict row, py::handle ev, py::handle ctx, const core::S
     for (long s = 0; s < players; ++s)
         if (paid[s] != rec_deltas[s]) return py::none();
     // everything agrees: the value, and the row's cells in _audit_win's order
-    py::object value = value_object(value_tuple(out));
-    std::string rec_yaku, comp_yaku, rec_text, comp_text;
-    for (const auto& [id, han] : rec_set) {
-        append_int(&rec_yaku, id);
-        append_int(&rec_yaku, han);
+    py::tuple fields = value_tuple(out);  // han, fu, points, limit, ... (the value's own)
+    py::object value = value_object(fields);
+    char rec_yaku[core::kMaxYaku * 50], comp_yaku[core::kMaxYaku * 50], rec_text[4 * 25],
+        comp_text[4 * 25];
+    char* at = rec_yaku;
+    for (int j = 0; j < n_rec; ++j) {
+        append_int(&at, rec_yaku, rec_set[j].first);
+        append_int(&at, rec_yaku, rec_set[j].second);
     }
-    for (const auto& [id, han] : comp_set) {
-        append_int(&comp_yaku, id);
-        append_int(&comp_yaku, han);
+    py::str rec_yaku_s(rec_yaku, static_cast<std::size_t>(at - rec_yaku));
+    at = comp_yaku;
+    for (int j = 0; j < n_comp; ++j) {
+        append_int(&at, comp_yaku, comp_set[j].first);
+        append_int(&at, comp_yaku, comp_set[j].second);
     }
-    for (long s = 0; s < players; ++s) {
-        append_int(&rec_text, rec_deltas[s]);
-        append_int(&comp_text, paid[s]);
-    }
+    py::str comp_yaku_s(comp_yaku, static_cast<std::size_t>(at - comp_yaku));
+    at = rec_text;
+    for (long s = 0; s < players; ++s) append_int(&at, rec_text, rec_deltas[s]);
+    py::str rec_text_s(rec_text, static_cast<std::size_t>(at - rec_text));
+    at = comp_text;
+    for (long s = 0; s < players; ++s) append_int(&at, comp_text, paid[s]);
+    py::str comp_text_s(comp_text, static_cast<std::size_t>(at - comp_text));
     py::tuple deltas(players);
     for (long s = 0; s < players; ++s) deltas[s] = py::int_(paid[s]);
     py::object rec_han = n_yaku ? py::object(py::int_(rec_han_sum)) : py::object(py::none());
-    PyObject* v = value.ptr();
-    const char* comp_attrs[4] = {"fu", "han", "points", "limit"};
-    py::object comp[4];
-    for (int i = 0; i < 4; ++i) {
-        comp[i] = py::reinterpret_steal<py::object>(PyObject_GetAttrString(v, comp_attrs[i]));
-        if (!comp[i]) throw py::error_already_set();
-    }
-    PyObject* cells[17] = {seat == from_seat ? nm.tsumo : nm.ron,
-                           seat_o.ptr(),
-                           from_o.ptr(),
-                           pao_o.ptr(),
-                           fu_o.ptr(),
-                           rec_han.ptr(),
-                           points_o.ptr(),
-                           limit_o.ptr(),
-                           nullptr,
-                           nullptr,
-                           comp[0].ptr(),
-                           comp[1].ptr(),
-                           comp[2].ptr(),
-                           comp[3].ptr(),
-                           nullptr,
-                           Py_None,
-                           nullptr};
-    py::str rec_yaku_s(rec_yaku), rec_text_s(rec_text), comp_yaku_s(comp_yaku), comp_text_s(comp_text);
-    cells[8] = rec_yaku_s.ptr();
-    cells[9] = rec_text_s.ptr();
-    cells[14] = comp_yaku_s.ptr();
-    cells[16] = comp_text_s.ptr();
+    PyObject* f = fields.ptr();
+    PyObject* const cells[17] = {seat == from_seat ? nm.tsumo : nm.ron,
+                                 seat_o,
+                                 from_o,
+                                 pao_o,
+                                 fu_o,
+                                 rec_han.ptr(),
+                                 points_o,
+                                 limit_o,
+                                 rec_yaku_s.ptr(),
+                                 rec_text_s.ptr(),
+                                 PyTuple_GET_ITEM(f, 1),  // fu
+                                 PyTuple_GET_ITEM(f, 0),  // han
+                                 PyTuple_GET_ITEM(f, 2),  // points
+                                 PyTuple_GET_ITEM(f, 3),  // limit
+                                 comp_yaku_s.ptr(),
+                                 Py_None,
+                                 comp_text_s.ptr()};
     for (int i = 0; i < 17; ++i)
-        if (PyDict_SetItem(row.ptr(), nm.keys[i], cells[i]) < 0) throw py::error_already_set();
+        if (PyDict_SetItem(row, nm.keys[i], cells[i]) < 0) throw py::error_already_set();
     return py::make_tuple(std::move(value), std::move(deltas));
+}
+
+// win_row(row, ev, ctx, rules, dealer, players, honba, sticks, first_winner), called
+// at every win: positional arguments, read without pybind11's argument matching.
+PyObject* win_row_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "win_row takes 9 arguments");
+        return nullptr;
+    }
+    if (!PyDict_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "win_row: the row must be a dict");
+        return nullptr;
+    }
+    try {
+        const core::ScoreRules& rules = py::cast<const core::ScoreRules&>(py::handle(args[3]));
+        const int first = PyObject_IsTrue(args[8]);
+        if (first < 0) return nullptr;
+        std::int64_t dealer, players, honba, sticks;  // plain ints, else Python's
+        if (!plain_int(args[4], &dealer) || !plain_int(args[5], &players) ||
+            !plain_int(args[6], &honba) || !plain_int(args[7], &sticks) || dealer < -1000000 ||
+            dealer > 1000000 || players < 3 || players > 4)
+            Py_RETURN_NONE;
+        return win_row_impl(args[0], args[1], args[2], rules, static_cast<long>(dealer),
+                            static_cast<long>(players), honba, sticks, first != 0)
+            .release()
+            .ptr();
+    } catch (py::error_already_set& err) {
+        err.restore();
+        return nullptr;
+    } catch (const py::cast_error& err) {
+        PyErr_SetString(PyExc_TypeError, err.what());
+        return nullptr;
+    } catch (const std::exception& err) {
+        PyErr_SetString(PyExc_RuntimeError, err.what());
+        return nullptr;
+    }
 }
 
 // ------------------------------------------------------ end of the auditor's win
@@ -1133,10 +1167,14 @@ PYBIND11_MODULE(_core, m) {
     m.add_object("hand_scan",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
     // ------------------------------------------ the auditor's win (auditing/wins.py)
-    m.def("win_row", &win_row_py, py::arg("row"), py::arg("ev"), py::arg("ctx"), py::arg("rules"),
-          py::arg("dealer"), py::arg("players"), py::arg("honba"), py::arg("sticks"),
-          py::arg("first_winner"),
-          "The hands row of a win that agrees with its value in every cell\n"
-          "(auditing/wins.py::_audit_win is the reference), filled in place: (value,\n"
-          "deltas); None, the row untouched, for anything else (the Python code audits it).");
+    static PyMethodDef win_row_def = {
+        "win_row",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&win_row_py)),
+        METH_FASTCALL,
+        "win_row(row, ev, ctx, rules, dealer, players, honba, sticks, first_winner): the\n"
+        "hands row of a win that agrees with its value in every cell, filled in place\n"
+        "(auditing/wins.py::_audit_win is the reference): (value, deltas); None, the row\n"
+        "untouched, for anything else (the Python code audits it)."};
+    m.add_object("win_row",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&win_row_def, nullptr, m.ptr())));
 }
