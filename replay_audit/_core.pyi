@@ -258,3 +258,7 @@ def win_row(
     """The ``hands`` row of a win that agrees with its value in every cell, filled in
     place (``auditing.wins._Wins._audit_win`` is the reference): its value and
     deltas; None, the row untouched, for anything else."""
+
+def events_except(events: tuple[Event, ...], skip: tuple[type, ...]) -> list[Event] | None:
+    """The events whose type is none of ``skip`` (exact types), in order; None if
+    ``events`` is not a tuple."""

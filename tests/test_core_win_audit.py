@@ -1,4 +1,5 @@
-"""The auditor's one-call win (``_core.win_row``) against its Python reference.
+"""The auditor's calls to the core (``_core.win_row``, ``_core.events_except``)
+against their Python reference.
 
 ``auditing.wins._Wins._audit_win`` fills a win's ``hands`` row in one call to the
 core where every cell agrees with the value the core computes (and no pao seat or
@@ -8,6 +9,12 @@ corpus audited with the one-call path and without it gives the same rows,
 findings and games; a row the core filled differently (a planted difference) is
 seen; and a win that disagrees with its value (a recorded fu off by ten, a
 payment off by 100) is left to Python, the row untouched.
+
+``auditing.hands._Hands._audit_hand`` walks a hand's events but the draws,
+discards and other moves it passes over, picked out by ``_core.events_except``;
+its loop over every event (without the core) is the reference: both give the same
+events on every hand of the corpus, a lost event is seen, and the audit is the
+same either way.
 """
 
 from __future__ import annotations
@@ -128,3 +135,76 @@ def test_a_win_that_disagrees_with_its_value_is_left_to_python() -> None:
         row = {"seq": ev.seq}
         assert _core.win_row(row, bad, rr.win, *args) is None
         assert row == {"seq": ev.seq}
+
+
+# ------------------------------------------------------------------ events_except
+
+needs_pick = pytest.mark.skipif(
+    _core is None or not hasattr(_core, "events_except"),
+    reason="replay_audit._core.events_except is not built",
+)
+
+
+def _unpicked(hands: list[Any], pick: Callable[..., Any]) -> list[str]:
+    """The hands where ``pick(events, _PASSED_OVER)`` is not the Python reference's
+    list (every event whose type is not one of those passed over, in order)."""
+    from replay_audit.auditing.hands import _PASSED_OVER
+
+    out: list[str] = []
+    for hand in hands:
+        want = [ev for ev in hand.events if type(ev) not in _PASSED_OVER]
+        got = pick(hand.events, _PASSED_OVER)
+        if got != want or any(a is not b for a, b in zip(got, want, strict=True)):
+            out.append(hand.label)
+    return out
+
+
+@needs_pick
+@pytest.mark.corpus
+def test_events_except_picks_what_the_python_loop_looks_at(
+    corpus_games: dict[Path, Any],
+) -> None:
+    hands = [h for g in corpus_games.values() for h in g.hands]
+    assert len(hands) > 27_000
+    assert not _unpicked(hands, _core.events_except)
+    # what it leaves out: only the exact types, not a subclass; no tuple, no answer
+    from replay_audit.model.events import Draw
+
+    class Odd(Draw):
+        pass
+
+    odd = Odd(0, 0, 0)
+    assert _core.events_except((odd, Draw(1, 0, 0)), (Draw,)) == [odd]
+    assert _core.events_except([1, 2], (int,)) is None
+
+
+@needs_pick
+@pytest.mark.corpus
+def test_a_planted_difference_in_the_picked_events_is_seen(
+    corpus_games: dict[Path, Any],
+) -> None:
+    """The comparison above fails where one event in a hand is lost."""
+    from replay_audit.model.events import RiichiAccept
+
+    def loses_the_sticks(events: Any, skip: Any) -> Any:
+        return [ev for ev in _core.events_except(events, skip) if type(ev) is not RiichiAccept]
+
+    hands = [h for g in list(corpus_games.values())[:200] for h in g.hands]
+    assert _unpicked(hands, loses_the_sticks)
+
+
+@needs_pick
+@pytest.mark.corpus
+def test_the_audit_is_the_same_with_the_python_loop_over_every_event() -> None:
+    paths = _paths(step=7)
+    eng = engine_module.engine()
+    from replay_audit.auditing import hands as hands_module
+
+    picked = [audit_file(p) for p in paths]
+    saved = hands_module.engine
+    hands_module.engine = lambda: dataclasses.replace(eng, events_except=None)  # type: ignore[assignment]
+    try:
+        looped = [audit_file(p) for p in paths]
+    finally:
+        hands_module.engine = saved  # type: ignore[assignment]
+    assert not _differences(picked, looped)

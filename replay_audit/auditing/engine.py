@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # annotations only: the modules load in ``engine()``
     from replay_audit import _core
     from replay_audit.auditing.era_readings import Expect, FlowRead, Note
     from replay_audit.model.dating import LogWindow
-    from replay_audit.model.events import Game, HandLog, RecordedWin
+    from replay_audit.model.events import Event, Game, HandLog, RecordedWin
     from replay_audit.model.rules.eras import Era
     from replay_audit.model.rules.ruleset import RuleSet
     from replay_audit.scoring.context import WinContext, WinValue
@@ -83,6 +83,10 @@ WinRow = Callable[
 first_winner``."""
 
 
+EventsExcept = Callable[["tuple[Event, ...]", "tuple[type, ...]"], "list[Event] | None"]
+"""``_core.events_except``: ``events, skip``."""
+
+
 class FinalPoints(Protocol):
     """``scoring.final.final_points``."""
 
@@ -126,6 +130,9 @@ class Engine:
     """``scoring.core._core_rules``: the core's form of a rule set, None where the
     core leaves the rules (or everything, without the core) to Python."""
     win_row: WinRow | None
+    events_except: EventsExcept | None
+    """``_core.events_except`` (a hand's events but those of some types, picked
+    out in C), None without the core or in a build older than it."""
     start_state: Callable[[RuleSet], HandState]
     final_points: FinalPoints
     log_window: Callable[[Game], LogWindow]
@@ -163,6 +170,7 @@ def engine() -> Engine:
         hand_outcome=HandOutcome,
         core_rules=_core_rules,
         win_row=getattr(_core, "win_row", None),
+        events_except=getattr(_core, "events_except", None),
         start_state=start_state,
         final_points=final_points,
         log_window=log_window,
