@@ -110,14 +110,18 @@ class _GameAuditor(_Hands):
         expected = self._check_opening(first)
         chain: tuple[int, ...] | None = first.scores if expected is None else expected.scores
         prev: tuple[HandLog, _Outcome] | None = None
+        players = self.meta.players
         for hand, hr in played:
             if prev is not None:
                 expected, chain = self._check_transition(prev[0], prev[1], hand, chain)
             # the hand's state as computed (as recorded only where nothing is: the
             # first hand of an excerpt, or after the game should have ended): its
-            # round, honba, sticks and dealer, and its start scores
+            # round, honba, sticks and dealer, and its start scores (``_start_scores``:
+            # the chain, asked only where it and the hand's scores differ)
             start = expected or hand
-            chain, outcome = self._audit_hand(hand, hr, start, self._start_scores(hand, chain))
+            if chain is None or tuple(hand.scores[:players]) != tuple(chain[:players]):
+                chain = self._start_scores(hand, chain)
+            chain, outcome = self._audit_hand(hand, hr, start, chain)
             prev = (hand, outcome)
         if prev is not None:
             self._check_game_end(prev[0], prev[1], chain)

@@ -32,6 +32,11 @@ from replay_audit.model.findings import INFO
 _RESULTS = (RecordedWin, RecordedDraw)
 """A hand's results: the events ``_audit_hand`` audits (with the riichi sticks)."""
 
+_LABELS: dict[tuple[int, int], str] = {}
+"""``HandLog.label`` (``E1-0``) by the hand's recorded round and honba, the two
+it is made of: every result row writes it, and formatting it again was some 3%
+of the auditor's own time."""
+
 _PASSED_OVER = (Draw, Discard, Call, RiichiDeclare, NewDora, Disconnect, Reconnect)
 """The moves ``_audit_hand`` passes over (these exact types: none is a result or a
 riichi stick).  Nine events in ten are draws and discards, and a Python loop step
@@ -78,7 +83,13 @@ class _Hands(_Wins):
         findings = self.findings
         meta = self.meta
         n_logged = len(logged)
-        label = hand.label
+        # ``hand.label``, a function of the round and honba: remembered by them
+        key = (hand.round_index, hand.honba)
+        label = _LABELS.get(key)
+        if label is None:
+            if len(_LABELS) >= 1024:
+                _LABELS.clear()
+            label = _LABELS[key] = hand.label
         # ``_check_ba`` is called only where it could find something
         stepless = meta.stepless_reach
         events = hand.events
