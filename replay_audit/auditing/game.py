@@ -1,7 +1,8 @@
 """One game: the rules it is audited under, the audit, its rows.
 
 Owns ``rules_for_game`` (the caller's rules, else detected from the log and its
-date), ``_GameAuditor`` (the rooms of ``auditing.hands``, ``wins``, ``chain`` and
+date; ``_detected`` remembers them and their era for the dated logs of one lobby
+and hour), ``_GameAuditor`` (the rooms of ``auditing.hands``, ``wins``, ``chain`` and
 ``notes`` over ``auditing.base``; ``run`` walks the game), ``audit_game`` and the
 ``games`` and ``findings`` rows.
 

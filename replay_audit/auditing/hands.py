@@ -1,7 +1,8 @@
 """One hand: its results in order, the sticks and honba, and the draws.
 
 Owns ``_Hands``: walking a hand's results (``_audit_hand``), the sticks and honba
-checks, and a draw's payments and tenpai against the log's.
+checks, and a draw's payments and tenpai against the log's.  The moves it passes
+over are left out by the core (``_core.events_except``) where it is built.
 
 Must not: score wins (``auditing.wins``) or decide the next hand (``auditing.chain``).
 """

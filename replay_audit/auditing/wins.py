@@ -2,7 +2,8 @@
 
 Owns ``_Wins``: scoring the replayed ``WinContext`` (``scoring.hand``), the pao
 seat, and comparing yaku, han, fu, limit, points and payments with the recorded
-win.
+win.  A win whose every cell agrees with its value is filled by the core in one
+call (``_core.win_row``); this module's Python is its reference and audits the rest.
 
 Must not: compute a value itself (the scorer does) or touch the score chain.
 """
