@@ -3,7 +3,7 @@
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from replay_audit.model.events import Event, HandLog, Owari, Player
+from replay_audit.model.events import Event, HandLog, Owari, Player, RecordedWin
 from replay_audit.scoring.context import WinContext, WinValue
 
 _T = TypeVar("_T")
@@ -307,3 +307,23 @@ def score_rows(
     """The per-hand rows of ``stats.game_facts.score_history`` (``py_score_rows``'
     dicts: ``keys`` in order, one per hand and seat that has a score and a name), or
     None if a hand is not a ``HandLog`` as the core knows it."""
+
+# the auditor's win (auditing/wins.py; the block at the end of src/core/module.cpp)
+def win_row(
+    row: dict[str, object],
+    ev: RecordedWin,
+    ctx: WinContext,
+    rules: ScoreRules,
+    dealer: int,
+    players: int,
+    honba: int,
+    sticks: int,
+    first_winner: bool,
+) -> tuple[WinValue, tuple[int, ...]] | None:
+    """The ``hands`` row of a win that agrees with its value in every cell, filled in
+    place (``auditing.wins._Wins._audit_win`` is the reference): its value and
+    deltas; None, the row untouched, for anything else."""
+
+def events_except(events: tuple[Event, ...], skip: tuple[type, ...]) -> list[Event] | None:
+    """The events whose type is none of ``skip`` (exact types), in order; None if
+    ``events`` is not a tuple."""

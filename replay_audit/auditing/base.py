@@ -29,6 +29,7 @@ from replay_audit.model.rules.eras import Era
 from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.model.dating import LogWindow
     from replay_audit.replay.values import GameReplay
     from replay_audit.scoring.context import WinValue
     from replay_audit.scoring.flow import HandOutcome, HandState
@@ -94,22 +95,27 @@ def _flat(values: Iterable[object]) -> str:
 
 
 def _payments_cell(deltas: tuple[int, ...], players: int) -> str:
-    """``_flat(deltas[:players])``, remembered (``_payments_text``): the same
-    payments (a 3900 ron, a 1000-2000 tsumo ...) come back game after game, and
-    every win writes two.
+    """``_flat(deltas[:players])``, remembered in ``_PAYMENT_CELLS`` by ``(deltas,
+    players)``: the same payments (a 3900 ron, a 1000-2000 tsumo ...) come back
+    game after game, and every win writes two.
 
     >>> _payments_cell((0, -8000, 8000, 0), 3), _payments_cell([0, 1000], 2)
     ('0,-8000,8000', '0,1000')
     """
     try:
-        return _payments_text(deltas, players)
+        text = _PAYMENT_CELLS.get((deltas, players))
     except TypeError:  # a list where a tuple belongs: joined every time
         return _flat(deltas[:players])
+    if text is None:
+        if len(_PAYMENT_CELLS) >= _PAYMENT_CELLS_MAX:
+            _PAYMENT_CELLS.clear()
+        text = _PAYMENT_CELLS[deltas, players] = _flat(deltas[:players])
+    return text
 
 
-@functools.lru_cache(maxsize=4096)
-def _payments_text(deltas: tuple[int, ...], players: int) -> str:
-    return _flat(deltas[:players])
+_PAYMENT_CELLS: dict[tuple[tuple[int, ...], int], str] = {}
+"""``_payments_cell``'s texts; ``auditing.wins`` asks it first, without a call."""
+_PAYMENT_CELLS_MAX = 4096
 
 
 def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -117,8 +123,9 @@ def _yaku_set(yaku: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((i, h) for i, h in yaku if h))
 
 
-YakuCell = tuple[tuple[tuple[int, int], ...], str]
-"""``_yaku_set`` of a yaku list and its cell text (``_fmt``)."""
+YakuCell = tuple[tuple[tuple[int, int], ...], str, int]
+"""``_yaku_set`` of a yaku list, its cell text (``_fmt``) and its han (the sum
+over the list, as ``RecordedWin.han`` counts them)."""
 _YAKU_CELLS: dict[tuple[tuple[int, int], ...], YakuCell] = {}
 _YAKU_CELLS_MAX = 8192
 """Entries kept before ``_YAKU_CELLS`` starts over: the whole shared corpus has
@@ -127,24 +134,28 @@ about 4000 different yaku lists (recorded, in Tenhou's order, and computed), and
 
 
 def _yaku_cell(yaku: tuple[tuple[int, int], ...]) -> YakuCell:
-    """``(_yaku_set(yaku), _fmt(_yaku_set(yaku)))``, remembered by the yaku tuple:
-    every win asks for both, for the recorded and for the computed yaku, and
-    sorting and joining them again was a tenth of the auditor's own time.
+    """``(_yaku_set(yaku), _fmt(_yaku_set(yaku)), han)``, remembered by the yaku
+    tuple: every win asks for them, for the recorded and for the computed yaku,
+    and sorting, joining and adding them again was a tenth of the auditor's own
+    time.
 
     >>> _yaku_cell(((1, 1), (53, 0), (0, 1)))
-    (((0, 1), (1, 1)), '0,1,1,1')
+    (((0, 1), (1, 1)), '0,1,1,1', 2)
     """
     try:
         cell = _YAKU_CELLS.get(yaku)
     except TypeError:  # lists where tuples belong: worked out every time
-        found = _yaku_set(yaku)
-        return found, _joined(found)
+        return _new_yaku_cell(yaku)
     if cell is None:
         if len(_YAKU_CELLS) >= _YAKU_CELLS_MAX:
             _YAKU_CELLS.clear()
-        found = _yaku_set(yaku)
-        cell = _YAKU_CELLS[yaku] = (found, _joined(found))
+        cell = _YAKU_CELLS[yaku] = _new_yaku_cell(yaku)
     return cell
+
+
+def _new_yaku_cell(yaku: Sequence[tuple[int, int]]) -> YakuCell:
+    found = _yaku_set(yaku)
+    return found, _joined(found), sum(h for _, h in yaku)
 
 
 class _AuditorBase:
@@ -157,6 +168,9 @@ class _AuditorBase:
         self.rules = rules
         self.era = era if era is not None else Era()
         """The readings the log's dates leave open (none for the caller's own rules)."""
+        self.window: LogWindow | None = era.window if era is not None else None
+        """The log's ``log_window`` where ``era`` was read from it (``era_of``), else
+        ``None`` (worked out where it is needed)."""
         self.read_lobby = read_lobby
         """Rules detected, not given: read what the lobby does not record off the log."""
         self.meta = game.meta
@@ -164,6 +178,12 @@ class _AuditorBase:
         self.hand_rows: list[dict[str, Any]] = []
         self.win_values: dict[int, WinValue | None] = {}
         """The scorer's value of each recorded win, by ``id`` (for the chips)."""
+        self._flagged: set[int | None] = set()
+        """The hands with a problem among the first ``_flags_seen`` findings
+        (``_ScoreChain._flagged_hands``)."""
+        self._flags_seen = 0
+        self._core_rules: tuple[RuleSet, Any] | None = None
+        """``rules`` and the core's form of them (``auditing.wins``), or None."""
 
     # -- helpers
     def add(
@@ -263,24 +283,28 @@ def _chain_start(
 def _expected_next(
     prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], rules: RuleSet, meta: GameMeta
 ) -> HandState | None:
-    """The next hand's state per the rules, or None when the game is over."""
+    """The next hand's state per the rules, or None when the game is over
+    (``scoring.flow.next_hand`` of the hand's computed state, round, honba,
+    sticks, dealer and scores, not built as a ``HandState`` since only the next
+    one is kept)."""
     if rules.max_hands and prev.index + 1 >= rules.max_hands:
         return None
-    eng = engine()
-    state = eng.hand_state(  # round, honba, sticks, dealer, scores
-        outcome["round_index"],
-        outcome["honba"],
-        outcome["sticks"],
-        outcome["dealer"],
-        tuple(scores[: meta.players]),
-    )
     out = _flow_outcome(
         outcome["winners"],
         outcome["dealer_won"],
         outcome["draw_kind"],
         bool(outcome["dealer_tenpai"]),
     )
-    return eng.next_hand(state, out, rules, game_length="hanchan" if meta.hanchan else "tonpuu")
+    return engine().next_hand_from(
+        outcome["round_index"],
+        outcome["honba"],
+        outcome["sticks"],
+        outcome["dealer"],
+        tuple(scores[: meta.players]),
+        out,
+        rules,
+        "hanchan" if meta.hanchan else "tonpuu",
+    )
 
 
 @functools.lru_cache(maxsize=256)

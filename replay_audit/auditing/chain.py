@@ -32,8 +32,31 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit.model.dating import LogWindow
+    from replay_audit.model.rules.ruleset import RuleSet
     from replay_audit.scoring.final import Reading
     from replay_audit.scoring.flow import HandState
+
+
+_READINGS: dict[tuple[int, LogWindow, bool], tuple[RuleSet, tuple[Reading, ...]]] = {}
+"""``scoring.final.readings`` by the rules' ``id`` (the entry holding the rules, so
+the id stays theirs), the log's window and hanchan."""
+
+
+def _readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading, ...]:
+    """``scoring.final.readings``, remembered: the games of one lobby and hour have
+    the same, and a tonpuu lobby's built new rules (its old uma) at every game."""
+    key = (id(rules), window, hanchan)
+    entry = _READINGS.get(key)
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    from replay_audit.scoring.final import readings
+
+    found = readings(rules, window, hanchan)
+    if len(_READINGS) >= 256:  # many short-lived RuleSets: stay bounded
+        _READINGS.clear()
+    _READINGS[key] = (rules, found)
+    return found
 
 
 class _ScoreChain(_Notes):
@@ -46,7 +69,8 @@ class _ScoreChain(_Notes):
         (``_chain_start``)."""
         if chain is None:
             return hand.scores
-        if _scores_agree(hand.scores, chain, self.meta.players):
+        players = self.meta.players
+        if tuple(hand.scores[:players]) == tuple(chain[:players]):  # ``_scores_agree``
             return chain
         return _chain_start(hand, chain, self.meta.players, self.rules.riichi_cost)
 
@@ -55,7 +79,7 @@ class _ScoreChain(_Notes):
         sticks, the first dealer, everyone at the start points).  A log that starts
         later is an excerpt (or lost its first hands): said in a note, and its first
         hand is taken as recorded (``None``)."""
-        from replay_audit.scoring.flow import HandState, start_state
+        from replay_audit.scoring.flow import HandState
 
         if first.round_index != 0 or first.honba != 0:
             self.add(
@@ -67,7 +91,7 @@ class _ScoreChain(_Notes):
                 seq=first.seq,
             )
             return None
-        base = start_state(self.rules)
+        base = engine().start_state(self.rules)
         oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0")
         expected = HandState(0, 0, 0, int(oya) if oya.isdigit() else 0, base.scores)
         why = "the game's first hand does not start as the rules say"
@@ -129,9 +153,11 @@ class _ScoreChain(_Notes):
         sticks and dealer), the difference from the computed account is a
         consequence of what ``prev`` reports: the audit goes on from the log's
         values without saying it again."""
-        flagged = any(f.hand_index == prev.index and f.category != INFO for f in self.findings)
+        flagged = prev.index in (
+            self._flagged if self._flags_seen == len(self.findings) else self._flagged_hands()
+        )
         players = self.meta.players
-        if chain is not None and not _scores_agree(hand.scores, chain, players):
+        if chain is not None and tuple(hand.scores[:players]) != tuple(chain[:players]):
             if flagged and _scores_agree(hand.scores, outcome["log_end"], players):
                 chain = hand.scores
             else:
@@ -154,8 +180,28 @@ class _ScoreChain(_Notes):
                 seq=hand.seq,
             )
             return None, chain
-        self._compare_state(hand, expected, "differs from what the previous hand leads to")
+        if (
+            hand.round_index != expected.round_index
+            or hand.honba != expected.honba
+            or hand.sticks != expected.sticks
+            or hand.dealer != expected.dealer
+        ):
+            self._compare_state(hand, expected, "differs from what the previous hand leads to")
         return expected, chain
+
+    def _flagged_hands(self) -> set[int | None]:
+        """The ``hand_index`` of every problem (not a note) found so far: the
+        findings only grow, so each is looked at once, not again at every
+        transition (a long game with many notes walked them all at each hand)."""
+        findings = self.findings
+        seen = self._flags_seen
+        if seen < len(findings):
+            flagged = self._flagged
+            for f in findings[seen:]:
+                if f.category != INFO:
+                    flagged.add(f.hand_index)
+            self._flags_seen = len(findings)
+        return self._flagged
 
     def _next_state(
         self, prev: HandLog, outcome: _Outcome, scores: tuple[int, ...], logged: HandLog | None
@@ -166,8 +212,12 @@ class _ScoreChain(_Notes):
         A log whose dates leave nothing open (every modern one) is read by
         today's rule, without a note, as ``read_flow`` would."""
         era = self.era
-        if not era.alternatives and not era.open_rules:
-            return _expected_next(prev, outcome, scores, self.rules, self.meta)
+        if not era.alternatives:
+            expected = _expected_next(prev, outcome, scores, self.rules, self.meta)
+            if not era.open_rules or (expected is None) == (logged is None):
+                # ``read_flow`` would weigh no dated change and, the log going
+                # where today's rule does, no open rule: the same state, no note
+                return expected
         read = engine().read_flow(
             era,
             self.rules,
@@ -224,12 +274,11 @@ class _ScoreChain(_Notes):
         """The final line against the last scores and every settlement the log's
         date allows (``scoring.final.readings``); where several disagree, the one
         the log follows is named in a note, and none is passed over in silence."""
-        from replay_audit.model.dating import log_window
-        from replay_audit.scoring.final import final_points, readings
-
+        eng = engine()
+        final_points = eng.final_points
         players = self.meta.players
-        window = log_window(self.game)
-        options = readings(self.rules, window, self.meta.hanchan)
+        window = self.window if self.window is not None else eng.log_window(self.game)
+        options = _readings(self.rules, window, self.meta.hanchan)
         if end_scores is None:
             self.add(
                 INFO,

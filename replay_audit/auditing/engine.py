@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # annotations only: the modules load in ``engine()``
+    from replay_audit import _core
     from replay_audit.auditing.era_readings import Expect, FlowRead, Note
-    from replay_audit.model.events import HandLog, RecordedWin
+    from replay_audit.model.dating import LogWindow
+    from replay_audit.model.events import Event, Game, HandLog, RecordedWin
     from replay_audit.model.rules.eras import Era
     from replay_audit.model.rules.ruleset import RuleSet
     from replay_audit.scoring.context import WinContext, WinValue
+    from replay_audit.scoring.final import Era as FinalEra
     from replay_audit.scoring.flow import GameLength, HandOutcome, HandState
 
 ScoreWin = Callable[["WinContext", "RuleSet"], "WinValue"]
@@ -55,6 +58,43 @@ class NextHand(Protocol):
     ) -> HandState | None: ...
 
 
+NextHandFrom = Callable[
+    [int, int, int, int, tuple[int, ...], "HandOutcome", "RuleSet", "GameLength"],
+    "HandState | None",
+]
+"""``scoring.flow.next_hand_from``."""
+
+
+WinRow = Callable[
+    [
+        "dict[str, object]",
+        "RecordedWin",
+        "WinContext",
+        "_core.ScoreRules",
+        int,
+        int,
+        int,
+        int,
+        bool,
+    ],
+    "tuple[WinValue, tuple[int, ...]] | None",
+]
+"""``_core.win_row``: ``row, ev, ctx, rules, dealer, players, honba, sticks,
+first_winner``."""
+
+
+EventsExcept = Callable[["tuple[Event, ...]", "tuple[type, ...]"], "list[Event] | None"]
+"""``_core.events_except``: ``events, skip``."""
+
+
+class FinalPoints(Protocol):
+    """``scoring.final.final_points``."""
+
+    def __call__(
+        self, scores: Sequence[int], sticks_left: int, rules: RuleSet, *, era: FinalEra
+    ) -> tuple[tuple[int, ...], tuple[float, ...]]: ...
+
+
 class ReadFlow(Protocol):
     """``auditing.era_readings.read_flow``."""
 
@@ -83,16 +123,38 @@ class Engine:
     ]
     read_flow: ReadFlow
     next_hand: NextHand
+    next_hand_from: NextHandFrom
     hand_state: type[HandState]
     hand_outcome: type[HandOutcome]
+    core_rules: Callable[[RuleSet], _core.ScoreRules | None]
+    """``scoring.core._core_rules``: the core's form of a rule set, None where the
+    core leaves the rules (or everything, without the core) to Python."""
+    win_row: WinRow | None
+    events_except: EventsExcept | None
+    """``_core.events_except`` (a hand's events but those of some types, picked
+    out in C), None without the core or in a build older than it."""
+    start_state: Callable[[RuleSet], HandState]
+    final_points: FinalPoints
+    log_window: Callable[[Game], LogWindow]
+    """``_core.win_row`` (the row of a win that agrees with its value, in one
+    call), None without the core or in a build older than it."""
 
 
 @functools.cache
 def engine() -> Engine:
     """The functions, imported at the first call (the compiled scorer, Python's values)."""
     from replay_audit.auditing.era_readings import read_flow, read_win
-    from replay_audit.scoring.core import score_win, win_deltas
-    from replay_audit.scoring.flow import HandOutcome, HandState, next_hand
+    from replay_audit.model.dating import log_window
+    from replay_audit.native import _core
+    from replay_audit.scoring.core import _core_rules, score_win, win_deltas
+    from replay_audit.scoring.final import final_points
+    from replay_audit.scoring.flow import (
+        HandOutcome,
+        HandState,
+        next_hand,
+        next_hand_from,
+        start_state,
+    )
     from replay_audit.scoring.payments import exhaustive_draw_deltas, nagashi_deltas
 
     return Engine(
@@ -103,6 +165,13 @@ def engine() -> Engine:
         read_win=read_win,
         read_flow=read_flow,
         next_hand=next_hand,
+        next_hand_from=next_hand_from,
         hand_state=HandState,
         hand_outcome=HandOutcome,
+        core_rules=_core_rules,
+        win_row=getattr(_core, "win_row", None),
+        events_except=getattr(_core, "events_except", None),
+        start_state=start_state,
+        final_points=final_points,
+        log_window=log_window,
     )

@@ -1,7 +1,8 @@
 """One game: the rules it is audited under, the audit, its rows.
 
 Owns ``rules_for_game`` (the caller's rules, else detected from the log and its
-date), ``_GameAuditor`` (the rooms of ``auditing.hands``, ``wins``, ``chain`` and
+date; ``_detected`` remembers them and their era for the dated logs of one lobby
+and hour), ``_GameAuditor`` (the rooms of ``auditing.hands``, ``wins``, ``chain`` and
 ``notes`` over ``auditing.base``; ``run`` walks the game), ``audit_game`` and the
 ``games`` and ``findings`` rows.
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from replay_audit.auditing.base import _Outcome, _problems
 from replay_audit.auditing.hands import _Hands
+from replay_audit.model.dating import date_digits
 from replay_audit.model.errors import LogFormatError, RulesError
 from replay_audit.model.events import (
     Game,
@@ -22,7 +24,7 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import Finding
 from replay_audit.model.rules.csrule import rules_for_csrule
 from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
-from replay_audit.model.rules.eras import era_of, rules_of_date
+from replay_audit.model.rules.eras import Era, era_of, rules_of_date
 from replay_audit.model.rules.ruleset import RuleSet
 
 # ------------------------------------------------------------------------- rules
@@ -43,12 +45,59 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
     return rules_of_date(detected, game)
 
 
+_DETECTED: dict[tuple[object, ...], tuple[RuleSet, Era]] = {}
+_DETECTED_MAX = 256
+"""Entries kept before ``_DETECTED`` starts over (the shared corpus has a few dozen
+keys: lobby, GO type and the log's hour)."""
+
+
+def _detected_key(game: Game) -> tuple[object, ...] | None:
+    """Everything of ``game`` that ``rules_for_game(game)`` and ``era_of`` read, for
+    a dated log: its format, GO type and lobby (or rule string, red fives and
+    players), ``csrule``, hanchan, whether it has a wall seed (the red fives'
+    ``by_format``) and its date (the whole of its ``log_window``).  An undated log
+    (``None``) has a window read off more of the log: worked out every time."""
+    meta = game.meta
+    stamp = date_digits(meta.date)
+    if stamp is None:
+        return None
+    seeded = meta.seed is not None or (
+        bool(game.hands) and any(k == "shuffle" for k, _ in game.hands[0].extra)
+    )
+    return (
+        meta.format,
+        meta.go_type,
+        meta.lobby,
+        meta.rule_disp,
+        meta.aka,
+        meta.players,
+        dict(meta.extra).get("csrule"),
+        meta.hanchan,
+        seeded,
+        stamp,
+    )
+
+
+def _detected(game: Game) -> tuple[RuleSet, Era]:
+    """``rules_for_game(game)`` and its ``era_of``, remembered by ``_detected_key``:
+    the games of one lobby and hour share them, and working them out again was a
+    twentieth of the auditor's own time."""
+    key = _detected_key(game)
+    found = _DETECTED.get(key) if key is not None else None
+    if found is None:
+        rules = rules_for_game(game)
+        found = (rules, era_of(game, rules))
+        if key is not None:
+            if len(_DETECTED) >= _DETECTED_MAX:
+                _DETECTED.clear()
+            _DETECTED[key] = found
+    return found
+
+
 class _GameAuditor(_Hands):
     """Walks one game; collects findings and the ``hands`` rows."""
 
     def run(self) -> None:
-        from replay_audit.scoring.flow import HandState
-
         replay = self.replay()
         self._note_warnings()
         self._note_unobserved_2006()
@@ -62,20 +111,18 @@ class _GameAuditor(_Hands):
         expected = self._check_opening(first)
         chain: tuple[int, ...] | None = first.scores if expected is None else expected.scores
         prev: tuple[HandLog, _Outcome] | None = None
+        players = self.meta.players
         for hand, hr in played:
             if prev is not None:
                 expected, chain = self._check_transition(prev[0], prev[1], hand, chain)
             # the hand's state as computed (as recorded only where nothing is: the
-            # first hand of an excerpt, or after the game should have ended)
+            # first hand of an excerpt, or after the game should have ended): its
+            # round, honba, sticks and dealer, and its start scores (``_start_scores``:
+            # the chain, asked only where it and the hand's scores differ)
             start = expected or hand
-            at = HandState(  # round, honba, sticks, dealer, scores
-                start.round_index,
-                start.honba,
-                start.sticks,
-                start.dealer,
-                self._start_scores(hand, chain),
-            )
-            chain, outcome = self._audit_hand(hand, hr, at)
+            if chain is None or tuple(hand.scores[:players]) != tuple(chain[:players]):
+                chain = self._start_scores(hand, chain)
+            chain, outcome = self._audit_hand(hand, hr, start, chain)
             prev = (hand, outcome)
         if prev is not None:
             self._check_game_end(prev[0], prev[1], chain)
@@ -94,10 +141,8 @@ def audit_game(
     ``replay_only`` stops after the replay (``validate``): the log's own
     consistency, its moves against the wall and the hands, without scoring or
     payments, so no ``hands`` rows."""
-    used = rules_for_game(game, rules)
-    auditor = _GameAuditor(
-        game, used, era_of(game, used) if rules is None else None, read_lobby=rules is None
-    )
+    used, era = _detected(game) if rules is None else (rules, None)
+    auditor = _GameAuditor(game, used, era, read_lobby=rules is None)
     for err in game.errors:
         auditor.findings.append(
             Finding(

@@ -52,6 +52,8 @@ class _Notes(_AuditorBase):
     def _note_unobserved_2006(self) -> None:
         """What a log of the 2006 days does that no 2006 log shows is audited under
         today's rule, and said in a note (``era_readings.unobserved_2006``)."""
+        if not self.era.before_2009:  # as ``unobserved_2006`` says, without the import
+            return
         from replay_audit.auditing.era_readings import unobserved_2006
 
         for hand, seq, what in unobserved_2006(self.game, self.era):

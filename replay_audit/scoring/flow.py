@@ -90,6 +90,10 @@ class HandOutcome:
         return self.draw_kind in ABORTIVE_KINDS
 
 
+_NO_DELTAS = HandOutcome().deltas
+"""The default ``deltas`` (all zero): the auditor's outcomes carry it."""
+
+
 def start_state(rules: RuleSet) -> HandState:
     """East 1, no honba, no sticks, seat 0 deals, everyone at the start points."""
     scores = tuple(rules.start_points if s < rules.players else 0 for s in range(SEATS))
@@ -168,7 +172,8 @@ def end_reason(
 ) -> EndReason | None:
     """Why the game ends after this hand, or ``None`` if it goes on."""
     return _end_reason(
-        state,
+        state.round_index,
+        state.dealer,
         outcome,
         rules,
         game_length,
@@ -178,26 +183,28 @@ def end_reason(
 
 
 def _end_reason(
-    state: HandState,
+    round_index: int,
+    dealer: int,
     outcome: HandOutcome,
     rules: RuleSet,
     game_length: GameLength,
     scores: tuple[int, ...],
     keep: bool,
 ) -> EndReason | None:
-    """``end_reason`` given the ``scores_after`` the hand and whether the dealer
-    keeps the deal (``next_hand`` needs both too, and works them out once)."""
+    """``end_reason`` of the hand at ``round_index`` dealt by ``dealer``, given the
+    ``scores_after`` the hand and whether the dealer keeps the deal (``next_hand``
+    needs both too, and works them out once)."""
     players = rules.players
     if rules.bust and min(scores[:players]) < 0:
         return "bust"
-    last = all_last_index(players, game_length)
-    if state.round_index < last:
+    last = (4 if game_length == "hanchan" else 0) + players - 1  # ``all_last_index``
+    if round_index < last:
         return None
     reached = max(scores[:players]) >= rules.points_to_end
     can_end = reached or not rules.west_extension
-    in_extension = state.round_index > last
+    in_extension = round_index > last
     if keep:
-        dealer_top = ranks(scores, players)[state.dealer] == 0
+        dealer_top = ranks(scores, players)[dealer] == 0
         stops = (
             rules.dealer_stops_all_last
             if outcome.winners
@@ -210,9 +217,7 @@ def _end_reason(
         return "all_last" if can_end else None
     if reached:
         return "sudden_death"
-    if state.round_index >= extension_last_index(players, game_length) + 4 * (
-        rules.extension_winds - 1
-    ):
+    if round_index >= extension_last_index(players, game_length) + 4 * (rules.extension_winds - 1):
         return "extension_end"
     return None
 
@@ -221,17 +226,50 @@ def next_hand(
     state: HandState, outcome: HandOutcome, rules: RuleSet, *, game_length: GameLength
 ) -> HandState | None:
     """The state at the next INIT, or ``None`` when the game is over."""
-    scores = scores_after(state, outcome, rules)
-    keep = dealer_keeps_deal(outcome, rules)
-    if _end_reason(state, outcome, rules, game_length, scores, keep) is not None:
+    return next_hand_from(
+        state.round_index,
+        state.honba,
+        state.sticks,
+        state.dealer,
+        state.scores,
+        outcome,
+        rules,
+        game_length,
+    )
+
+
+def next_hand_from(
+    round_index: int,
+    honba: int,
+    sticks: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    outcome: HandOutcome,
+    rules: RuleSet,
+    game_length: GameLength,
+) -> HandState | None:
+    """``next_hand`` of ``HandState(round_index, honba, sticks, dealer, scores)``
+    without building that state: the auditor asks at every hand, and only the
+    next state is kept."""
+    deltas = outcome.deltas
+    if outcome.riichi_seats or (deltas is not _NO_DELTAS and any(deltas)):
+        scores = scores_after(HandState(round_index, honba, sticks, dealer, scores), outcome, rules)
+    else:
+        scores = tuple(scores)  # as ``scores_after``: the scores already after the hand
+    winners = outcome.winners
+    if winners:  # ``dealer_keeps_deal``
+        keep = outcome.dealer_won and rules.renchan_on_win
+    else:
+        keep = outcome.is_abortive or (outcome.dealer_tenpai and rules.renchan_on_tenpai)
+    if _end_reason(round_index, dealer, outcome, rules, game_length, scores, keep) is not None:
         return None
-    if outcome.winners:
-        honba = state.honba + 1 if outcome.dealer_won else 0
+    if winners:
+        honba = honba + 1 if outcome.dealer_won else 0
         sticks = 0
     else:
-        honba = state.honba + 1
-        sticks = state.sticks + len(outcome.riichi_seats)
+        honba = honba + 1
+        sticks = sticks + len(outcome.riichi_seats)
     if keep:
-        return HandState(state.round_index, honba, sticks, state.dealer, scores)
-    nxt = next_round_index(state.round_index, rules.players)
-    return HandState(nxt, honba, sticks, (state.dealer + 1) % rules.players, scores)
+        return HandState(round_index, honba, sticks, dealer, scores)
+    nxt = next_round_index(round_index, rules.players)
+    return HandState(nxt, honba, sticks, (dealer + 1) % rules.players, scores)
