@@ -21,6 +21,7 @@ from typing import Any
 import pyarrow as pa
 
 from replay_audit.auditing.rows import SCHEMA_VERSION
+from replay_audit.native import _core
 
 SOURCE_COLUMN = "__source__"
 """Extra column of every part: the input path the row came from (dropped on load)."""
@@ -33,9 +34,22 @@ _NATIVE_TYPES: dict[type, pa.DataType] = {
     float: pa.float64(),
     str: pa.string(),
 }
+_KINDS: tuple[type, ...] = (type(None), bool, int, float, str)
+"""The plain kinds by number, as ``_core.plain_kind`` numbers them (0: all None)."""
+_KIND_OF: dict[type, int] = {t: k for k, t in enumerate(_KINDS) if k}
+_ARROW_OF_KIND: tuple[pa.DataType, ...] = tuple(_NATIVE_TYPES.get(t, pa.null()) for t in _KINDS)
 
 
 def _columns(
+    rows: Sequence[dict[str, Any]],
+) -> tuple[list[str], list[Sequence[Any]], list[list[str] | None]]:
+    """``_py_columns``, by the core when it takes the rows (exact dicts with str keys)."""
+    if _core is not None and (got := _core.row_columns(rows)) is not None:
+        return got
+    return _py_columns(rows)
+
+
+def _py_columns(
     rows: Sequence[dict[str, Any]],
 ) -> tuple[list[str], list[Sequence[Any]], list[list[str] | None]]:
     """The column names of ``rows`` (in the order keys first appear); per column
@@ -80,15 +94,48 @@ def _lacking(names: list[str], keys: tuple[str, ...]) -> list[str]:
     return [c for c in names if c not in have]
 
 
-def _array(values: Sequence[Any], name: str, json_columns: list[str]) -> pa.Array:
-    """One column: natively typed when its values share one plain type, else JSON."""
+def _plain_kind(values: Sequence[Any]) -> int:
+    """``_py_plain_kind``, by the core when ``values`` is a list or tuple."""
+    if _core is not None and (kind := _core.plain_kind(values)) is not None:
+        return kind
+    return _py_plain_kind(values)
+
+
+def _py_plain_kind(values: Sequence[Any]) -> int:
+    """The one plain type of ``values`` bar ``None``, as its number in ``_KINDS``:
+    0 when every value is ``None``, -1 when they mix types or their type is not
+    exactly ``bool``, ``int``, ``float`` or ``str`` (a ``bool`` is not an ``int``
+    here, nor an ``IntEnum``: read back, it would not be the value written)."""
     types = set(map(type, values))
     types.discard(type(None))
     if not types:
+        return 0
+    if len(types) == 1:
+        return _KIND_OF.get(next(iter(types)), -1)
+    return -1
+
+
+def _array(values: Sequence[Any], name: str, json_columns: list[str]) -> pa.Array:
+    """One column: natively typed when its values share one plain type, else JSON.
+
+    A plain column's Arrow buffers come from the core when it takes them: pyarrow
+    converting a Python list checks and converts each value again, at several times
+    the cost of the core's loop.
+    """
+    kind = _plain_kind(values)
+    if kind == 0:
         return pa.nulls(len(values))
-    if len(types) == 1 and (kind := next(iter(types))) in _NATIVE_TYPES:
+    if kind > 0:
+        arrow = _ARROW_OF_KIND[kind]
+        if _core is not None and (got := _core.column_buffers(values, kind)) is not None:
+            validity, nulls, data, offsets = got
+            buffers = [None if validity is None else pa.py_buffer(validity)]
+            if offsets is not None:
+                buffers.append(pa.py_buffer(offsets))
+            buffers.append(pa.py_buffer(data))
+            return pa.Array.from_buffers(arrow, len(values), buffers, null_count=nulls)
         try:
-            return pa.array(values, type=_NATIVE_TYPES[kind])
+            return pa.array(values, type=arrow)
         except (pa.ArrowInvalid, OverflowError):  # an int beyond 64 bits
             pass
     json_columns.append(name)
