@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import enum
 import math
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -250,3 +252,17 @@ def test_comparison_fails_on_a_planted_difference() -> None:
     assert_same_array([1, 2, 3], 2, real)
     with pytest.raises(AssertionError):  # an array built from other values
         assert_same_array([1, 2, 3], 2, planted)
+
+
+def test_no_pandas_import() -> None:
+    """With the core, writing rows never calls ``pa.array`` on a list, whose first
+    call imports pandas (about 0.3 s of CPU in each process that writes parts)."""
+    code = (
+        "import sys\n"
+        "from replay_audit.report import codec\n"
+        "rows = [{'a': 1, 'b': 'x', 'c': True, 'd': 1.5, 'e': None}, {'a': [2]}, {}]\n"
+        "codec.rows_to_table(rows, ['s', 't', 'u'])\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
