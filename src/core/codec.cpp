@@ -50,14 +50,16 @@ struct Sequence {
     Ref lacks;  // the shared list of lacking names, or None
 };
 
-// Whether ``row``'s keys, in order, are ``seq``'s.
-bool matches(PyObject* row, const Sequence& seq) {
+// Whether ``row``'s keys, in order, are ``seq``'s; its values written to ``out`` (room
+// for the row's size) on the way, so the dict is walked once.
+bool matches(PyObject* row, const Sequence& seq, PyObject** out) {
     if (PyDict_GET_SIZE(row) != static_cast<Py_ssize_t>(seq.keys.size())) return false;
     Py_ssize_t pos = 0, i = 0;
     PyObject *key, *value;
     while (PyDict_Next(row, &pos, &key, &value)) {
-        PyObject* want = seq.keys[static_cast<std::size_t>(i++)];
+        PyObject* want = seq.keys[static_cast<std::size_t>(i)];
         if (key != want && !(PyUnicode_CheckExact(key) && same_key(key, want))) return false;
+        out[i++] = value;
     }
     return true;
 }
@@ -82,20 +84,28 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(rows);
     PyObject** items = PySequence_Fast_ITEMS(rows);
     try {
-        // pass 1: each row's key sequence, and the names in the order they first appear
+        // pass 1: each row's key sequence and values, and the names in the order they first
+        // appear
         std::vector<Sequence> seqs;
         std::vector<PyObject*> names;  // borrowed from the rows
         std::vector<std::uint32_t> row_seq(static_cast<std::size_t>(n));
+        std::vector<PyObject*> flat;  // every row's values in its order (borrowed)
+        if (n > 0 && PyDict_CheckExact(items[0])) {
+            flat.reserve(static_cast<std::size_t>(n * PyDict_GET_SIZE(items[0])));
+        }
         std::size_t last = 0;
         for (Py_ssize_t r = 0; r < n; ++r) {
             PyObject* row = items[r];
             if (!PyDict_CheckExact(row)) return declined();
+            const std::size_t base = flat.size();
+            flat.resize(base + static_cast<std::size_t>(PyDict_GET_SIZE(row)));
+            PyObject** out = flat.data() + base;
             std::size_t s = seqs.size();
-            if (!seqs.empty() && matches(row, seqs[last])) {
+            if (!seqs.empty() && matches(row, seqs[last], out)) {
                 s = last;
             } else {
                 for (std::size_t k = 0; k < seqs.size(); ++k) {
-                    if (k != last && matches(row, seqs[k])) {
+                    if (k != last && matches(row, seqs[k], out)) {
                         s = k;
                         break;
                     }
@@ -113,6 +123,7 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
                         j = static_cast<Py_ssize_t>(names.size());
                         names.push_back(key);
                     }
+                    out[seq.keys.size()] = value;
                     seq.keys.push_back(key);
                     seq.column.push_back(j);
                 }
@@ -148,7 +159,7 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
                 PyList_SET_ITEM(seq.lacks.p, static_cast<Py_ssize_t>(i), name);
             }
         }
-        // pass 2: the cells
+        // pass 2: the cells, from the values in row order
         Ref columns(PyList_New(static_cast<Py_ssize_t>(m)));
         if (columns.p == nullptr) return nullptr;
         std::vector<PyObject**> cells(m);
@@ -160,13 +171,12 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
         }
         Ref lacks(PyList_New(n));
         if (lacks.p == nullptr) return nullptr;
+        PyObject* const* value = flat.data();
         for (Py_ssize_t r = 0; r < n; ++r) {
             const Sequence& seq = seqs[row_seq[static_cast<std::size_t>(r)]];
-            Py_ssize_t pos = 0, i = 0;
-            PyObject *key, *value;
-            while (PyDict_Next(items[r], &pos, &key, &value)) {
-                Py_INCREF(value);
-                cells[static_cast<std::size_t>(seq.column[static_cast<std::size_t>(i++)])][r] = value;
+            for (Py_ssize_t j : seq.column) {
+                Py_INCREF(*value);
+                cells[static_cast<std::size_t>(j)][r] = *value++;
             }
             for (Py_ssize_t j : seq.lacking) {
                 Py_INCREF(Py_None);
