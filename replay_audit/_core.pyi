@@ -327,3 +327,25 @@ def win_row(
 def events_except(events: tuple[Event, ...], skip: tuple[type, ...]) -> list[Event] | None:
     """The events whose type is none of ``skip`` (exact types), in order; None if
     ``events`` is not a tuple."""
+
+# the row codec's per-cell work (src/core/codec.cpp; report.codec keeps the reference)
+def row_columns(
+    rows: Sequence[dict[str, Any]], /
+) -> tuple[list[str], list[Sequence[Any]], list[list[str] | None]] | None:
+    """``report.codec._py_columns(rows)``: the names in the order they first appear,
+    per name every row's value (None where it lacks the key), per row the keys it
+    lacks (None if none; rows with the same key sequence share one list); None if
+    the core declines (not a list or tuple of exact dicts with exact str keys, or
+    more than 64 key sequences)."""
+
+def plain_kind(values: Sequence[Any], /) -> int | None:
+    """``report.codec._py_plain_kind(values)``: 0 all None, 1 bool, 2 int, 3 float,
+    4 str (the exact type), -1 other; None if ``values`` is not a list or tuple."""
+
+def column_buffers(
+    values: Sequence[Any], kind: int, /
+) -> tuple[bytes | None, int, bytes, bytes | None] | None:
+    """A column of ``plain_kind`` ``kind`` (1-4) as Arrow buffers: validity (None
+    without nulls), null count, data, offsets (strings only); None if the core
+    declines (an int beyond 64 bits, a str UTF-8 cannot encode, a value of another
+    kind)."""

@@ -11,6 +11,7 @@ columns (``report.tables``), or audit anything.
 
 from __future__ import annotations
 
+import array
 import itertools
 import json
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from typing import Any
 import pyarrow as pa
 
 from replay_audit.auditing.rows import SCHEMA_VERSION
+from replay_audit.native import _core
 
 SOURCE_COLUMN = "__source__"
 """Extra column of every part: the input path the row came from (dropped on load)."""
@@ -33,9 +35,22 @@ _NATIVE_TYPES: dict[type, pa.DataType] = {
     float: pa.float64(),
     str: pa.string(),
 }
+_KINDS: tuple[type, ...] = (type(None), bool, int, float, str)
+"""The plain kinds by number, as ``_core.plain_kind`` numbers them (0: all None)."""
+_KIND_OF: dict[type, int] = {t: k for k, t in enumerate(_KINDS) if k}
+_ARROW_OF_KIND: tuple[pa.DataType, ...] = tuple(_NATIVE_TYPES.get(t, pa.null()) for t in _KINDS)
 
 
 def _columns(
+    rows: Sequence[dict[str, Any]],
+) -> tuple[list[str], list[Sequence[Any]], list[list[str] | None]]:
+    """``_py_columns``, by the core when it takes the rows (exact dicts with str keys)."""
+    if _core is not None and (got := _core.row_columns(rows)) is not None:
+        return got
+    return _py_columns(rows)
+
+
+def _py_columns(
     rows: Sequence[dict[str, Any]],
 ) -> tuple[list[str], list[Sequence[Any]], list[list[str] | None]]:
     """The column names of ``rows`` (in the order keys first appear); per column
@@ -80,19 +95,80 @@ def _lacking(names: list[str], keys: tuple[str, ...]) -> list[str]:
     return [c for c in names if c not in have]
 
 
-def _array(values: Sequence[Any], name: str, json_columns: list[str]) -> pa.Array:
-    """One column: natively typed when its values share one plain type, else JSON."""
+def _plain_kind(values: Sequence[Any]) -> int:
+    """``_py_plain_kind``, by the core when ``values`` is a list or tuple."""
+    if _core is not None and (kind := _core.plain_kind(values)) is not None:
+        return kind
+    return _py_plain_kind(values)
+
+
+def _py_plain_kind(values: Sequence[Any]) -> int:
+    """The one plain type of ``values`` bar ``None``, as its number in ``_KINDS``:
+    0 when every value is ``None``, -1 when they mix types or their type is not
+    exactly ``bool``, ``int``, ``float`` or ``str`` (a ``bool`` is not an ``int``
+    here, nor an ``IntEnum``: read back, it would not be the value written)."""
     types = set(map(type, values))
     types.discard(type(None))
     if not types:
+        return 0
+    if len(types) == 1:
+        return _KIND_OF.get(next(iter(types)), -1)
+    return -1
+
+
+def _native(values: Sequence[Any], kind: int) -> pa.Array | None:
+    """The core's Arrow array of a column of plain ``kind`` (1-4), or ``None`` where
+    it declines (or is absent).  Why not ``pa.array``: converting a Python list, it
+    checks and converts each value again, at several times the cost of the core's
+    loop, and its first call imports pandas (about 0.3 s of CPU per process)."""
+    if _core is None or (got := _core.column_buffers(values, kind)) is None:
+        return None
+    validity, nulls, data, offsets = got
+    buffers = [None if validity is None else pa.py_buffer(validity)]
+    if offsets is not None:
+        buffers.append(pa.py_buffer(offsets))
+    buffers.append(pa.py_buffer(data))
+    return pa.Array.from_buffers(_ARROW_OF_KIND[kind], len(values), buffers, null_count=nulls)
+
+
+def _array(values: Sequence[Any], name: str, json_columns: list[str]) -> pa.Array:
+    """One column: natively typed when its values share one plain type, else JSON."""
+    kind = _plain_kind(values)
+    if kind == 0:
         return pa.nulls(len(values))
-    if len(types) == 1 and (kind := next(iter(types))) in _NATIVE_TYPES:
+    if kind > 0:
+        if (native := _native(values, kind)) is not None:
+            return native
         try:
-            return pa.array(values, type=_NATIVE_TYPES[kind])
+            return pa.array(values, type=_ARROW_OF_KIND[kind])
         except (pa.ArrowInvalid, OverflowError):  # an int beyond 64 bits
             pass
     json_columns.append(name)
-    return pa.array([None if v is None else _to_json(v, name) for v in values], type=pa.string())
+    texts = [None if v is None else _to_json(v, name) for v in values]
+    native = _native(texts, _KIND_OF[str])
+    return pa.array(texts, type=pa.string()) if native is None else native
+
+
+_ABSENT_TYPE = pa.list_(pa.string())
+
+
+def _absent_array(absent: list[list[str] | None]) -> pa.Array:
+    """The ``__absent__`` column: per row the list of keys it lacks, or null.
+
+    Built from the core's buffers of the flattened names (``_native``) rather than
+    ``pa.array``, for the reason given there.
+    """
+    names = list(itertools.chain.from_iterable(a for a in absent if a is not None))
+    child = _native(names, _KIND_OF[str])
+    flags = _native([None if a is None else True for a in absent], _KIND_OF[bool])
+    if child is None or flags is None:
+        return pa.array(absent, type=_ABSENT_TYPE)
+    lengths = (0 if a is None else len(a) for a in absent)
+    offsets = pa.py_buffer(array.array("i", itertools.accumulate(lengths, initial=0)))
+    validity = flags.buffers()[0]
+    return pa.Array.from_buffers(
+        _ABSENT_TYPE, len(absent), [validity, offsets], flags.null_count, children=[child]
+    )
 
 
 def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None = None) -> pa.Table:
@@ -131,7 +207,7 @@ def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None 
         names.insert(0, SOURCE_COLUMN)
     if any(absent) or (rows and not names):
         # (also when rows have no keys at all: the column then carries the row count)
-        arrays.append(pa.array(absent, type=pa.list_(pa.string())))
+        arrays.append(_absent_array(absent))
         names.append(ABSENT_COLUMN)
     table = pa.Table.from_arrays(arrays, names=names) if names else pa.table({})
     return table.replace_schema_metadata(

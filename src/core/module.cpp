@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "build_events.hpp"
+#include "codec.hpp"
 #include "facts.hpp"
 #include "game.hpp"
 #include "mjlog.hpp"
@@ -1266,4 +1267,31 @@ PYBIND11_MODULE(_core, m) {
         "classes of the tuple skip (exact types), in order; None if events is no tuple."};
     m.add_object("events_except", py::reinterpret_steal<py::object>(
                                       PyCFunction_NewEx(&events_except_def, nullptr, m.ptr())));
+
+    // ------------------------------------------------ the row codec's per-cell work (codec.hpp)
+    static PyMethodDef row_columns_def = {
+        "row_columns",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::row_columns)),
+        METH_FASTCALL,
+        "row_columns(rows): (names, columns, lacks) as replay_audit.report.codec._py_columns\n"
+        "gives them, or None if the core declines the rows."};
+    m.add_object("row_columns",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&row_columns_def, nullptr, m.ptr())));
+    static PyMethodDef plain_kind_def = {
+        "plain_kind",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::plain_kind)),
+        METH_FASTCALL,
+        "plain_kind(values): a column's one plain type as replay_audit.report.codec._py_plain_kind\n"
+        "gives it (0 all None, 1 bool, 2 int, 3 float, 4 str, -1 other); None for other than a\n"
+        "list or tuple."};
+    m.add_object("plain_kind",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&plain_kind_def, nullptr, m.ptr())));
+    static PyMethodDef column_buffers_def = {
+        "column_buffers",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::column_buffers)),
+        METH_FASTCALL,
+        "column_buffers(values, kind): (validity, null count, data, offsets) of a plain column\n"
+        "for pyarrow.Array.from_buffers, or None if the core declines it."};
+    m.add_object("column_buffers",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&column_buffers_def, nullptr, m.ptr())));
 }

@@ -1,0 +1,352 @@
+// The row codec's per-cell work (codec.hpp): a chunk's rows are about a million cells per
+// 500 files, and taking them apart, checking each column's type and handing pyarrow a
+// Python list cost the runner more than the Parquet encoding itself.  Plain CPython API
+// (METH_FASTCALL), no Python code run: keys must be exact str, so comparing them is safe.
+#include "codec.hpp"
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace replay_audit::core {
+
+namespace {
+
+constexpr std::size_t kMaxSequences = 64;  // more distinct key sequences: Python does it
+
+// An owned reference, released unless handed on with release().
+struct Ref {
+    PyObject* p = nullptr;
+    Ref() = default;
+    explicit Ref(PyObject* o) : p(o) {}
+    Ref(const Ref&) = delete;
+    Ref& operator=(const Ref&) = delete;
+    Ref(Ref&& o) noexcept : p(o.release()) {}
+    Ref& operator=(Ref&&) = delete;
+    ~Ref() { Py_XDECREF(p); }
+    PyObject* release() {
+        PyObject* o = p;
+        p = nullptr;
+        return o;
+    }
+};
+
+PyObject* declined() { Py_RETURN_NONE; }
+
+// Two exact str keys equal (the identity test first: rows built from one template share
+// their key objects).
+bool same_key(PyObject* a, PyObject* b) {
+    if (a == b) return true;
+    return PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b) && PyUnicode_Compare(a, b) == 0;
+}
+
+// One key sequence of the rows: its keys in order (borrowed from the first row that has
+// it, alive as long as the rows), each key's column, and the keys it lacks.
+struct Sequence {
+    std::vector<PyObject*> keys;
+    std::vector<Py_ssize_t> column;
+    std::vector<Py_ssize_t> lacking;
+    Ref lacks;  // the shared list of lacking names, or None
+};
+
+// Whether ``row``'s keys, in order, are ``seq``'s; its values written to ``out`` (room
+// for the row's size) on the way, so the dict is walked once.
+bool matches(PyObject* row, const Sequence& seq, PyObject** out) {
+    if (PyDict_GET_SIZE(row) != static_cast<Py_ssize_t>(seq.keys.size())) return false;
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(row, &pos, &key, &value)) {
+        PyObject* want = seq.keys[static_cast<std::size_t>(i)];
+        if (key != want && !(PyUnicode_CheckExact(key) && same_key(key, want))) return false;
+        out[i++] = value;
+    }
+    return true;
+}
+
+// The index of ``key`` among ``names``, or -1.
+Py_ssize_t find_name(const std::vector<PyObject*>& names, PyObject* key) {
+    for (std::size_t j = 0; j < names.size(); ++j) {
+        if (same_key(names[j], key)) return static_cast<Py_ssize_t>(j);
+    }
+    return -1;
+}
+
+}  // namespace
+
+PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "row_columns(rows) takes one argument");
+        return nullptr;
+    }
+    PyObject* rows = args[0];
+    if (!PyList_CheckExact(rows) && !PyTuple_CheckExact(rows)) return declined();
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(rows);
+    PyObject** items = PySequence_Fast_ITEMS(rows);
+    try {
+        // pass 1: each row's key sequence and values, and the names in the order they first
+        // appear
+        std::vector<Sequence> seqs;
+        std::vector<PyObject*> names;  // borrowed from the rows
+        std::vector<std::uint32_t> row_seq(static_cast<std::size_t>(n));
+        std::vector<PyObject*> flat;  // every row's values in its order (borrowed)
+        if (n > 0 && PyDict_CheckExact(items[0])) {
+            flat.reserve(static_cast<std::size_t>(n * PyDict_GET_SIZE(items[0])));
+        }
+        std::size_t last = 0;
+        for (Py_ssize_t r = 0; r < n; ++r) {
+            PyObject* row = items[r];
+            if (!PyDict_CheckExact(row)) return declined();
+            const std::size_t base = flat.size();
+            flat.resize(base + static_cast<std::size_t>(PyDict_GET_SIZE(row)));
+            PyObject** out = flat.data() + base;
+            std::size_t s = seqs.size();
+            if (!seqs.empty() && matches(row, seqs[last], out)) {
+                s = last;
+            } else {
+                for (std::size_t k = 0; k < seqs.size(); ++k) {
+                    if (k != last && matches(row, seqs[k], out)) {
+                        s = k;
+                        break;
+                    }
+                }
+            }
+            if (s == seqs.size()) {  // a new key sequence
+                if (seqs.size() == kMaxSequences) return declined();
+                Sequence seq;
+                Py_ssize_t pos = 0;
+                PyObject *key, *value;
+                while (PyDict_Next(row, &pos, &key, &value)) {
+                    if (!PyUnicode_CheckExact(key)) return declined();
+                    Py_ssize_t j = find_name(names, key);
+                    if (j < 0) {
+                        j = static_cast<Py_ssize_t>(names.size());
+                        names.push_back(key);
+                    }
+                    out[seq.keys.size()] = value;
+                    seq.keys.push_back(key);
+                    seq.column.push_back(j);
+                }
+                seqs.push_back(std::move(seq));
+            }
+            row_seq[static_cast<std::size_t>(r)] = static_cast<std::uint32_t>(s);
+            last = s;
+        }
+        const std::size_t m = names.size();
+        Ref name_list(PyList_New(static_cast<Py_ssize_t>(m)));
+        if (name_list.p == nullptr) return nullptr;
+        for (std::size_t j = 0; j < m; ++j) {
+            Py_INCREF(names[j]);
+            PyList_SET_ITEM(name_list.p, static_cast<Py_ssize_t>(j), names[j]);
+        }
+        // each sequence's lacking names: None when it has them all (its keys are distinct)
+        for (Sequence& seq : seqs) {
+            if (seq.keys.size() == m) {
+                Py_INCREF(Py_None);
+                seq.lacks.p = Py_None;
+                continue;
+            }
+            std::vector<char> has(m, 0);
+            for (Py_ssize_t j : seq.column) has[static_cast<std::size_t>(j)] = 1;
+            for (std::size_t j = 0; j < m; ++j) {
+                if (!has[j]) seq.lacking.push_back(static_cast<Py_ssize_t>(j));
+            }
+            seq.lacks.p = PyList_New(static_cast<Py_ssize_t>(seq.lacking.size()));
+            if (seq.lacks.p == nullptr) return nullptr;
+            for (std::size_t i = 0; i < seq.lacking.size(); ++i) {
+                PyObject* name = names[static_cast<std::size_t>(seq.lacking[i])];
+                Py_INCREF(name);
+                PyList_SET_ITEM(seq.lacks.p, static_cast<Py_ssize_t>(i), name);
+            }
+        }
+        // pass 2: the cells, from the values in row order
+        Ref columns(PyList_New(static_cast<Py_ssize_t>(m)));
+        if (columns.p == nullptr) return nullptr;
+        std::vector<PyObject**> cells(m);
+        for (std::size_t j = 0; j < m; ++j) {
+            PyObject* col = PyList_New(n);
+            if (col == nullptr) return nullptr;
+            PyList_SET_ITEM(columns.p, static_cast<Py_ssize_t>(j), col);
+            cells[j] = reinterpret_cast<PyListObject*>(col)->ob_item;
+        }
+        Ref lacks(PyList_New(n));
+        if (lacks.p == nullptr) return nullptr;
+        PyObject* const* value = flat.data();
+        for (Py_ssize_t r = 0; r < n; ++r) {
+            const Sequence& seq = seqs[row_seq[static_cast<std::size_t>(r)]];
+            for (Py_ssize_t j : seq.column) {
+                Py_INCREF(*value);
+                cells[static_cast<std::size_t>(j)][r] = *value++;
+            }
+            for (Py_ssize_t j : seq.lacking) {
+                Py_INCREF(Py_None);
+                cells[static_cast<std::size_t>(j)][r] = Py_None;
+            }
+            Py_INCREF(seq.lacks.p);
+            PyList_SET_ITEM(lacks.p, r, seq.lacks.p);
+        }
+        return PyTuple_Pack(3, name_list.p, columns.p, lacks.p);
+    } catch (const std::bad_alloc&) {
+        return PyErr_NoMemory();
+    }
+}
+
+namespace {
+
+// The kind of a value's exact type: 1 bool, 2 int, 3 float, 4 str, -1 any other.
+int kind_of(PyObject* v) {
+    PyTypeObject* t = Py_TYPE(v);
+    if (t == &PyBool_Type) return 1;
+    if (t == &PyLong_Type) return 2;
+    if (t == &PyFloat_Type) return 3;
+    if (t == &PyUnicode_Type) return 4;
+    return -1;
+}
+
+int kind_of_all(PyObject* const* items, Py_ssize_t n) {
+    PyTypeObject* type = nullptr;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* v = items[i];
+        if (v == Py_None) continue;
+        if (type == nullptr) {
+            type = Py_TYPE(v);
+        } else if (Py_TYPE(v) != type) {
+            return -1;
+        }
+    }
+    if (type == nullptr) return 0;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        if (items[i] != Py_None) return kind_of(items[i]);
+    }
+    return 0;  // not reached
+}
+
+}  // namespace
+
+PyObject* plain_kind(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "plain_kind(values) takes one argument");
+        return nullptr;
+    }
+    PyObject* values = args[0];
+    if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) return declined();
+    return PyLong_FromLong(
+        kind_of_all(PySequence_Fast_ITEMS(values), PySequence_Fast_GET_SIZE(values)));
+}
+
+namespace {
+
+PyObject* new_bytes(Py_ssize_t size, char** data) {
+    PyObject* b = PyBytes_FromStringAndSize(nullptr, size);
+    if (b != nullptr) {
+        *data = PyBytes_AS_STRING(b);
+        std::memset(*data, 0, static_cast<std::size_t>(size));
+    }
+    return b;
+}
+
+}  // namespace
+
+PyObject* column_buffers(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "column_buffers(values, kind) takes two arguments");
+        return nullptr;
+    }
+    PyObject* values = args[0];
+    const long kind = PyLong_AsLong(args[1]);
+    if (kind == -1 && PyErr_Occurred()) return nullptr;
+    if (kind < 1 || kind > 4) return declined();
+    if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) return declined();
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject* const* items = PySequence_Fast_ITEMS(values);
+    const Py_ssize_t bitmap = (n + 7) / 8;
+
+    Py_ssize_t nulls = 0;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* v = items[i];
+        if (v == Py_None) {
+            ++nulls;
+        } else if (kind_of(v) != kind) {
+            return declined();
+        }
+    }
+    char* valid = nullptr;
+    Ref validity;
+    if (nulls > 0) {
+        validity.p = new_bytes(bitmap, &valid);
+        if (validity.p == nullptr) return nullptr;
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            if (items[i] != Py_None) valid[i >> 3] |= static_cast<char>(1 << (i & 7));
+        }
+    } else {
+        Py_INCREF(Py_None);
+        validity.p = Py_None;
+    }
+
+    char* out = nullptr;
+    Ref data, offsets;
+    if (kind == 1) {  // bool: bit-packed
+        data.p = new_bytes(bitmap, &out);
+        if (data.p == nullptr) return nullptr;
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            if (items[i] == Py_True) out[i >> 3] |= static_cast<char>(1 << (i & 7));
+        }
+    } else if (kind == 2) {  // int64
+        data.p = new_bytes(n * 8, &out);
+        if (data.p == nullptr) return nullptr;
+        auto* ints = reinterpret_cast<std::int64_t*>(out);
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            if (items[i] == Py_None) continue;
+            int overflow = 0;
+            const long long x = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+            if (overflow != 0) return declined();  // beyond 64 bits: Python stores it as JSON
+            if (x == -1 && PyErr_Occurred()) return nullptr;
+            ints[i] = static_cast<std::int64_t>(x);
+        }
+    } else if (kind == 3) {  // float64
+        data.p = new_bytes(n * 8, &out);
+        if (data.p == nullptr) return nullptr;
+        auto* floats = reinterpret_cast<double*>(out);
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            if (items[i] != Py_None) floats[i] = PyFloat_AS_DOUBLE(items[i]);
+        }
+    } else {  // string: int32 offsets, UTF-8 bytes
+        char* off_raw = nullptr;
+        offsets.p = new_bytes((n + 1) * 4, &off_raw);
+        if (offsets.p == nullptr) return nullptr;
+        auto* off = reinterpret_cast<std::int32_t*>(off_raw);
+        std::vector<const char*> text(static_cast<std::size_t>(n), nullptr);
+        std::vector<Py_ssize_t> size(static_cast<std::size_t>(n), 0);
+        Py_ssize_t total = 0;
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            off[i] = static_cast<std::int32_t>(total);
+            if (items[i] == Py_None) continue;
+            Py_ssize_t len = 0;
+            const char* s = PyUnicode_AsUTF8AndSize(items[i], &len);
+            if (s == nullptr) {  // a lone surrogate: pyarrow decides what happens
+                PyErr_Clear();
+                return declined();
+            }
+            text[static_cast<std::size_t>(i)] = s;
+            size[static_cast<std::size_t>(i)] = len;
+            total += len;
+            if (total > INT32_MAX) return declined();
+        }
+        off[n] = static_cast<std::int32_t>(total);
+        data.p = new_bytes(total, &out);
+        if (data.p == nullptr) return nullptr;
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            const Py_ssize_t len = size[static_cast<std::size_t>(i)];
+            if (len > 0) std::memcpy(out + off[i], text[static_cast<std::size_t>(i)], static_cast<std::size_t>(len));
+        }
+    }
+    if (offsets.p == nullptr) {
+        Py_INCREF(Py_None);
+        offsets.p = Py_None;
+    }
+    Ref count(PyLong_FromSsize_t(nulls));
+    if (count.p == nullptr) return nullptr;
+    return PyTuple_Pack(4, validity.p, count.p, data.p, offsets.p);
+}
+
+}  // namespace replay_audit::core
