@@ -204,6 +204,11 @@ def play_moves(
     and the chi and pon (``chi`` and ``pon`` the ``MeldKind`` members, ``chi_allowed``
     the rules' ``chi``)."""
 
+def dealt_seen(haipai: tuple[tuple[int, ...], ...], dora_indicator: int, /) -> bytearray | None:
+    """The replay's tile ids met at the deal (``replay.state._TableState.seen``): a
+    bytearray of 136 with a 1 at each tile dealt and at the dora indicator; ``None``
+    when a tile is met twice or is not an id 0-135 (the Python then names each repeat)."""
+
 def make_value(cls: type[_T], /, *fields: object) -> _T:
     """An instance of the slots dataclass ``cls`` with every field given in order, set
     without running its ``__init__`` (``replay.values.MAKE``); TypeError for a class

@@ -2,7 +2,7 @@
 
 XML logs carry copy numbers, so an id that comes back (dealt twice, drawn after
 it was dealt or drawn, shown again as a dora indicator) is a fifth copy.  The
-record is a set since the speed pass (it was a bit mask); these tests pin what
+record is a byte per tile id (it was a bit mask, then a set); these tests pin what
 it reports: one finding per repeat, in log order, with its place, and nothing
 for JSON logs (no copy numbers there).
 """

@@ -55,7 +55,6 @@ class _Moves(_TableState):
         n_ev = len(events) if end < 0 else end
         n = self.n
         json = self.json
-        seen = self.seen
         wall = self.wall
         wall_live = wall.live if wall is not None else ()
         wall_rinshan = wall.rinshan if wall is not None else ()
@@ -101,10 +100,8 @@ class _Moves(_TableState):
                     if live <= 0:
                         self._find("draw_empty_wall", "draw from an empty live wall", seq, s)
                     live -= 1
-                if not json:
-                    if tile in seen:
-                        self._find("tile_duplicate", f"tile {tile} appears twice", seq, None)
-                    seen.add(tile)
+                if not json and self._met(tile):
+                    self._find("tile_duplicate", f"tile {tile} appears twice", seq, None)
                 if rinshan:
                     j = self.rinshan_drawn
                     self.rinshan_drawn = j + 1

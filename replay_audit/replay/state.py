@@ -21,6 +21,7 @@ from replay_audit.model.findings import Finding
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import RED_FIVES, TERMINALS_AND_HONORS
+from replay_audit.native import _core
 from replay_audit.replay.values import ResultReplay
 from replay_audit.replay.walls import _HandWall
 
@@ -38,6 +39,11 @@ _TH_MASK = sum(1 << k for k in TERMINALS_AND_HONORS)
 """Bit mask of the terminal and honor kinds, for nagashi and kyuushu checks."""
 _PAO_KINDS = _DRAGON_KINDS | _WIND_KINDS
 """Every kind in ``_PAO_SETS``: a pon of another kind completes no pao set."""
+
+DEALT_SEEN = getattr(_core, "dealt_seen", None) if _core is not None else None
+"""The core's ``dealt_seen`` (None: a stale build, no core, or switched off by a test):
+``seen`` filled from the deal and the dora indicator; the Python loop of
+``_TableState.__init__`` is its reference, and names each repeat."""
 
 # Offer kinds: what a ron can be made on.
 _OFFER_DISCARD, _OFFER_KAKAN, _OFFER_KITA, _OFFER_ANKAN = 0, 1, 2, 3
@@ -92,6 +98,7 @@ class _TableState:
         "rules",
         "scores",
         "seen",
+        "seen_other",
         "sticks",
         "to_act",
         "to_draw",
@@ -207,26 +214,20 @@ class _TableState:
         self.wall_ok = True
         self.findings: list[Finding] = []
         self.results: list[ResultReplay] = []
-        # Tile ids met so far (XML logs carry copy numbers, so a repeat is a
-        # fifth copy).  A set: one hashed add per draw costs less than the big
-        # integer mask it replaced (~8% of the replay, measured on the corpus).
-        if json:
-            seen: set[int] = set()
-        else:
-            # One set display for the usual four seats (half the cost of update and add).
-            dora = hand.dora_indicator
-            if dealt == 4:
-                seen = {*h0, *h1, *h2, *h3, dora}
-                total = len(h0) + len(h1) + len(h2) + len(h3) + 1
-            else:
-                seen = {*chain.from_iterable(haipai), dora}
-                total = sum(map(len, haipai)) + 1
-            if len(seen) != total:  # a tile twice: name each repeat
-                seen.clear()
-                for t in [*chain.from_iterable(haipai), dora]:
-                    if t in seen:
+        # Tile ids met so far (XML logs carry copy numbers, so a repeat is a fifth
+        # copy): a byte per id 0-135 (``_met``), which the core marks in place; the
+        # set it replaced cost a third of this method to fill at the deal, and a
+        # hashed add per draw.  The core fills it at the deal (``_core.dealt_seen``)
+        # unless a tile is met twice there; the loop below is its reference.
+        self.seen_other: set[int] | None = None
+        dealt_seen = DEALT_SEEN
+        seen = None if json or dealt_seen is None else dealt_seen(haipai, hand.dora_indicator)
+        if seen is None:
+            seen = self.seen = bytearray(136)
+            if not json:
+                for t in [*chain.from_iterable(haipai), hand.dora_indicator]:
+                    if self._met(t):
                         self._find("tile_duplicate", f"tile {t} dealt twice", hand.seq, None)
-                    seen.add(t)
         self.seen = seen
         self.core_lists = (
             seen,
@@ -295,12 +296,28 @@ class _TableState:
                     return True
         return False
 
+    def _met(self, tile: int) -> bool:
+        """Note ``tile`` as met; whether it was met before.  An id outside 0-135 (no
+        log's, but a ``Game`` may be built by hand) is kept in a set of its own."""
+        if 0 <= tile < 136:
+            seen = self.seen
+            if seen[tile]:
+                return True
+            seen[tile] = 1
+            return False
+        other = self.seen_other
+        if other is None:
+            other = self.seen_other = set()
+        if tile in other:
+            return True
+        other.add(tile)
+        return False
+
     def _see(self, tile: int, seq: int) -> None:
         if self.json:
             return
-        if tile in self.seen:
+        if self._met(tile):
             self._find("tile_duplicate", f"tile {tile} appears twice", seq, None)
-        self.seen.add(tile)
 
     def _reveal_pending(self) -> None:
         if self.dora_pending:

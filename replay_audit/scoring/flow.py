@@ -37,11 +37,13 @@ Must not: read recorded results; it computes what the rules imply.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from replay_audit.model.events import ABORTIVE_KINDS
 from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.native import _core
 
 GameLength = Literal["tonpuu", "hanchan"]
 EndReason = Literal["bust", "dealer_top", "all_last", "sudden_death", "extension_end"]
@@ -89,6 +91,19 @@ class HandOutcome:
     def is_abortive(self) -> bool:
         return self.draw_kind in ABORTIVE_KINDS
 
+
+def _py_state(cls: type[HandState], /, *fields: object) -> HandState:
+    """The reference for ``_core.make_value``: the class's own ``__init__``."""
+    return cls(*fields)  # type: ignore[arg-type]  # the caller gives every field
+
+
+MAKE_STATE: Callable[..., HandState] = (
+    getattr(_core, "make_value", None) if _core is not None else None
+) or _py_state
+"""``HandState(*fields)`` for ``next_hand_from``, which builds one at every hand: the
+core's ``make_value`` sets the slots as the frozen dataclass's ``__init__`` would, at
+a ninth of its cost (one ``object.__setattr__`` per field); a test sets it to
+``_py_state`` to compare (``tests/test_flow_make.py``)."""
 
 _NO_DELTAS = HandOutcome().deltas
 """The default ``deltas`` (all zero): the auditor's outcomes carry it."""
@@ -270,6 +285,6 @@ def next_hand_from(
         honba = honba + 1
         sticks = sticks + len(outcome.riichi_seats)
     if keep:
-        return HandState(round_index, honba, sticks, dealer, scores)
+        return MAKE_STATE(HandState, round_index, honba, sticks, dealer, scores)
     nxt = next_round_index(round_index, rules.players)
-    return HandState(nxt, honba, sticks, (dealer + 1) % rules.players, scores)
+    return MAKE_STATE(HandState, nxt, honba, sticks, (dealer + 1) % rules.players, scores)

@@ -1147,6 +1147,15 @@ PYBIND11_MODULE(_core, m) {
         "index reached, or -1 if the first move was declined."};
     m.add_object("play_moves",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&play_moves_def, nullptr, m.ptr())));
+    static PyMethodDef dealt_seen_def = {
+        "dealt_seen",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::dealt_seen)),
+        METH_FASTCALL,
+        "dealt_seen(haipai, dora_indicator): a bytearray of 136 with a 1 at each tile id\n"
+        "dealt and at the dora indicator (replay_audit.replay.state), or None when a tile\n"
+        "is met twice or is not an id 0-135 (the Python then names each repeat)."};
+    m.add_object("dealt_seen",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&dealt_seen_def, nullptr, m.ptr())));
     static PyMethodDef make_value_def = {
         "make_value",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::make_value)),

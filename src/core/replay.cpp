@@ -203,7 +203,9 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     for (const PyObject* l : lists_needed)
         if (!PyList_CheckExact(const_cast<PyObject*>(l)))
             throw py::type_error("play_moves: the state must be lists");
-    if (!PySet_CheckExact(seen)) throw py::type_error("play_moves: seen must be a set");
+    if (!PyByteArray_CheckExact(seen) || PyByteArray_GET_SIZE(seen) != 136)
+        throw py::type_error("play_moves: seen must be a bytearray of 136");
+    char* const seen_bytes = PyByteArray_AS_STRING(seen);
     const long n = slot_long(table, at[kN]);
     long to_draw = slot_long(table, at[kToDraw]);
     long to_act = slot_long(table, at[kToAct]);
@@ -398,11 +400,9 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 long expect = item_long(PyTuple_GET_ITEM(wall, live_drawn), ok);
                 if (!ok || expect != tile) break;
             }
-            // The last check, so that it can change the set: one hashed add that
-            // leaves the size as it was means the tile was seen (declined as is).
-            const Py_ssize_t seen_before = PySet_GET_SIZE(seen);
-            if (PySet_Add(seen, tile_obj.ptr()) < 0) throw py::error_already_set();
-            if (PySet_GET_SIZE(seen) == seen_before) break;
+            // The last check, so that it can mark the tile: met before, declined as is.
+            if (seen_bytes[tile] != 0) break;
+            seen_bytes[tile] = 1;
             rinshan_due = -1;
             live -= 1;
             live_drawn += 1;
@@ -734,6 +734,38 @@ bool positions_ok(PyObject* at, Py_ssize_t size) {
 }
 
 }  // namespace
+
+PyObject* dealt_seen(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    try {
+        if (nargs != 2) throw py::type_error("dealt_seen(haipai, dora_indicator)");
+        PyObject* haipai = args[0];
+        if (!PyTuple_CheckExact(haipai)) Py_RETURN_NONE;
+        char seen[136] = {};
+        bool ok = true;
+        // One tile: an id 0-135 not met before, else the Python names the repeat.
+        auto meet = [&](PyObject* item) {
+            const long t = item_long(item, ok);
+            if (!ok || t < 0 || t >= 136 || seen[t] != 0) return false;
+            seen[t] = 1;
+            return true;
+        };
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(haipai); ++k) {
+            PyObject* dealt = PyTuple_GET_ITEM(haipai, k);
+            if (!PyTuple_CheckExact(dealt)) Py_RETURN_NONE;
+            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(dealt); ++j)
+                if (!meet(PyTuple_GET_ITEM(dealt, j))) Py_RETURN_NONE;
+        }
+        if (!meet(args[1])) Py_RETURN_NONE;
+        return PyByteArray_FromStringAndSize(seen, 136);
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const py::builtin_exception& e) {
+        e.set_error();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
 
 PyObject* hand_wall(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
     try {

@@ -49,4 +49,10 @@ PyObject* win_checks(PyObject* module, PyObject* const* args, Py_ssize_t nargs) 
 // ura, live start, live stop, rinshan), the bytes giving positions in order.
 PyObject* hand_wall(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// _core.dealt_seen(haipai, dora_indicator): the replay's tiles met at the deal
+// (replay_audit.replay.state._TableState's ``seen``: a bytearray of 136, a 1 at each
+// tile id dealt and at the dora indicator); None when a tile is met twice or is not an
+// int id 0-135, and then the Python builds it and names each repeat (its reference).
+PyObject* dealt_seen(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
 }  // namespace replay_audit::core
