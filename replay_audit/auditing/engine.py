@@ -130,14 +130,14 @@ class Engine:
     """``scoring.core._core_rules``: the core's form of a rule set, None where the
     core leaves the rules (or everything, without the core) to Python."""
     win_row: WinRow | None
+    """``_core.win_row`` (the row of a win that agrees with its value, in one
+    call), None without the core or in a build older than it."""
     events_except: EventsExcept | None
     """``_core.events_except`` (a hand's events but those of some types, picked
     out in C), None without the core or in a build older than it."""
     start_state: Callable[[RuleSet], HandState]
     final_points: FinalPoints
     log_window: Callable[[Game], LogWindow]
-    """``_core.win_row`` (the row of a win that agrees with its value, in one
-    call), None without the core or in a build older than it."""
 
 
 @functools.cache
