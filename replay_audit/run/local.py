@@ -36,7 +36,6 @@ def _run_local(tasks: Sequence[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
         for task in tasks:
             yield audit_chunk(task)
         return
-    _share_imports()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)))
     pending: set[Future[ChunkResult]] = set()
     try:
@@ -63,19 +62,6 @@ def _run_local(tasks: Sequence[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
                 raise error
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _share_imports() -> None:
-    """Import pandas before forking the workers, which all need it (pyarrow's
-    ``pa.array`` imports it on its first call, to recognise pandas arrays): a
-    forked worker inherits the parent's modules instead of spending about 0.3 s of
-    CPU importing them again.  The report modules no longer import pandas (a CSV
-    report is written without it), so nothing else would have before the fork."""
-    import multiprocessing
-
-    method = multiprocessing.get_start_method(allow_none=True)
-    if (method or multiprocessing.get_all_start_methods()[0]) == "fork":
-        import pandas  # noqa: F401
 
 
 def _progress(results: Iterator[ChunkResult], total: int, enabled: bool) -> Iterator[ChunkResult]:
