@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "facts_scan.hpp"
+#include "py_errors.hpp"
 #include "slots.hpp"
 #include "waits.hpp"
 
@@ -357,17 +358,9 @@ PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    try {
+    return python_errors<Declined>([&]() -> PyObject* {
         return scan_tuple(events, n, haipai, &PyTuple_GET_ITEM(classes, 0), &PyTuple_GET_ITEM(kinds, 0));
-    } catch (const Declined&) {
-        Py_RETURN_NONE;
-    } catch (py::error_already_set& e) {
-        e.restore();
-        return nullptr;
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-        return nullptr;
-    }
+    });
 }
 
 }  // namespace replay_audit::core

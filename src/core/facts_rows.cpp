@@ -11,6 +11,7 @@
 #include "facts.hpp"
 #include "facts_scan.hpp"
 #include "hand_label.hpp"
+#include "py_errors.hpp"
 #include "slots.hpp"
 
 namespace py = pybind11;
@@ -463,15 +464,7 @@ PyObject* game_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
     int overflow = 0;
     const long n = PyLong_AsLongAndOverflow(args[1], &overflow);
     if (overflow != 0 || n < 1 || n > kMaxSeats) Py_RETURN_NONE;
-    try {
-        return all_rows(hands, n, c, args[3]);
-    } catch (py::error_already_set& e) {
-        e.restore();
-        return nullptr;
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-        return nullptr;
-    }
+    return python_errors([&]() -> PyObject* { return all_rows(hands, n, c, args[3]); });
 }
 
 }  // namespace replay_audit::core

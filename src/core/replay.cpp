@@ -3,6 +3,7 @@
 // Raw CPython calls on the replay's lists: the state stays Python's, nothing is copied.
 #include "replay.hpp"
 
+#include "py_errors.hpp"
 #include "slots.hpp"
 #include "waits.hpp"
 
@@ -505,7 +506,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
 }  // namespace
 
 PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
-    try {
+    return python_errors([&]() -> PyObject* {
         if (nargs != 13)
             throw py::type_error(
                 "play_moves(table, events, i, draw_cls, discard_cls, th_mask, declare_cls, "
@@ -531,14 +532,7 @@ PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         if (allowed < 0) throw py::error_already_set();
         rr.chi_allowed = allowed != 0;
         return PyLong_FromSsize_t(play(args[0], args[1], i, args[3], args[4], th_mask, rr));
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const py::builtin_exception& e) {
-        e.set_error();  // pybind11's type_error, value_error: the matching Python error
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-    return nullptr;
+    });
 }
 
 namespace {
@@ -624,7 +618,7 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
     static constexpr const char* kNames[1] = {"core_lists"};
     static Slots<5> win_slots;
     static constexpr const char* kWinNames[5] = {"hand", "melds", "win_tile", "dora", "ura"};
-    try {
+    return python_errors([&]() -> PyObject* {
         if (nargs != 11)
             throw py::type_error(
                 "win_checks(table, seat, tiles, win_tile, ron, win, melds, dora, ura, riichi, "
@@ -695,14 +689,7 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
             if ((riichi || has_ura) && !equal(args[8], shown_ura)) Py_RETURN_FALSE;
         }
         Py_RETURN_TRUE;
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const py::builtin_exception& e) {
-        e.set_error();
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-    return nullptr;
+    });
 }
 
 namespace {
@@ -736,7 +723,7 @@ bool positions_ok(PyObject* at, Py_ssize_t size) {
 }  // namespace
 
 PyObject* dealt_seen(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
-    try {
+    return python_errors([&]() -> PyObject* {
         if (nargs != 2) throw py::type_error("dealt_seen(haipai, dora_indicator)");
         PyObject* haipai = args[0];
         if (!PyTuple_CheckExact(haipai)) Py_RETURN_NONE;
@@ -757,18 +744,11 @@ PyObject* dealt_seen(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         }
         if (!meet(args[1])) Py_RETURN_NONE;
         return PyByteArray_FromStringAndSize(seen, 136);
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const py::builtin_exception& e) {
-        e.set_error();
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-    return nullptr;
+    });
 }
 
 PyObject* hand_wall(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) noexcept {
-    try {
+    return python_errors([&]() -> PyObject* {
         if (nargs != 4) throw py::type_error("hand_wall(record, plan, dora_indicator, haipai)");
         PyObject* record = args[0];
         PyObject* plan = args[1];
@@ -822,14 +802,7 @@ PyObject* hand_wall(PyObject* /*module*/, PyObject* const* args, Py_ssize_t narg
             PyTuple_SET_ITEM(live.ptr(), j - live_lo, tile);
         }
         return PyTuple_Pack(4, dora.ptr(), ura.ptr(), live.ptr(), rinshan.ptr());
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const py::builtin_exception& e) {
-        e.set_error();
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-    return nullptr;
+    });
 }
 
 namespace {
@@ -882,7 +855,7 @@ PyObject* make_value(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
     // is remembered too (and refused) so the check runs once.
     static std::vector<ValueClass> known;
     static std::vector<PyTypeObject*> refused;
-    try {
+    return python_errors([&]() -> PyObject* {
         if (nargs < 1 || !PyType_Check(args[0]))
             throw py::type_error("make_value(cls, *fields): cls must be a class");
         PyTypeObject* t = reinterpret_cast<PyTypeObject*>(args[0]);
@@ -913,14 +886,7 @@ PyObject* make_value(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
                                           vc->at[static_cast<std::size_t>(j)]) = v;
         }
         return obj;
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const py::builtin_exception& e) {
-        e.set_error();
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-    return nullptr;
+    });
 }
 
 }  // namespace replay_audit::core

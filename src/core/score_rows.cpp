@@ -7,6 +7,7 @@
 
 #include "facts.hpp"
 #include "hand_label.hpp"
+#include "py_errors.hpp"
 #include "slots.hpp"
 
 namespace py = pybind11;
@@ -100,17 +101,9 @@ PyObject* score_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
         return nullptr;
     }
     if (!PyTuple_CheckExact(args[0]) || !PyTuple_CheckExact(args[3])) Py_RETURN_NONE;
-    try {
+    return python_errors<Declined>([&]() -> PyObject* {
         return rows_of(args[0], args[1], args[2], args[3], &PyTuple_GET_ITEM(keys, 0));
-    } catch (const Declined&) {
-        Py_RETURN_NONE;
-    } catch (py::error_already_set& e) {
-        e.restore();
-        return nullptr;
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-        return nullptr;
-    }
+    });
 }
 
 }  // namespace replay_audit::core

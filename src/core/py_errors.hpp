@@ -1,0 +1,36 @@
+// The error boundary of the core's METH_FASTCALL functions: no C++ exception may cross
+// into Python, so each runs its body through ``python_errors``, which turns what the body
+// throws into the matching Python error and returns nullptr (one copy of the catch chain
+// the replay's, the facts' and the score history's functions each wrote out before).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <exception>
+
+namespace replay_audit::core {
+
+// The default ``Decline`` of ``python_errors``: nothing is thrown as it.
+struct NoDecline {};
+
+// ``body()``; if it throws: a ``Decline`` gives None (the core declines, Python answers),
+// a pending Python error (error_already_set) is restored, pybind11's builtin exceptions
+// (type_error, value_error, ...) become their Python error, any other std::exception a
+// RuntimeError, and nullptr is returned.
+template <class Decline = NoDecline, class Body>
+PyObject* python_errors(Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const Decline&) {
+        Py_RETURN_NONE;
+    } catch (pybind11::error_already_set& e) {
+        e.restore();
+    } catch (const pybind11::builtin_exception& e) {
+        e.set_error();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+}  // namespace replay_audit::core
