@@ -158,12 +158,28 @@ def test_the_core_plays_damaged_riichi_and_calls_as_the_reference(
     assert findings > len(games) // 2  # the damage did reach the riichi and call checks
 
 
-def test_a_phoenix_game_replays_mostly_in_the_core() -> None:
-    """The core is really used: most draws and discards of a clean game are its."""
+def _first_phoenix_game() -> Game:
+    """The first Phoenix game of the shared corpus (skips without it)."""
     from tests.conftest import CORPUS, need
 
     path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
-    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    return parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+
+
+def _assert_caught(game: Game, broken: Any) -> None:
+    """``_same`` fails on ``game`` when ``broken`` stands in for the core's ``play_moves``."""
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        monkeypatch.setattr(moves, "CORE_MOVES", broken)
+        with pytest.raises(AssertionError):
+            _same(game, monkeypatch)
+    finally:
+        monkeypatch.undo()
+
+
+def test_a_phoenix_game_replays_mostly_in_the_core() -> None:
+    """The core is really used: most draws and discards of a clean game are its."""
+    game = _first_phoenix_game()
     hand = game.hands[0]
     calls: list[int] = []
     play = moves.CORE_MOVES
@@ -189,10 +205,7 @@ def test_the_comparison_fails_for_a_core_that_plays_differently() -> None:
     """The equality tests above can fail: a core that forgets the discard it ended
     on (so a chi or pon of it looks like a call of nothing) is caught on the first
     phoenix game."""
-    from tests.conftest import CORPUS, need
-
-    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
-    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    game = _first_phoenix_game()
     play = moves.CORE_MOVES
     assert play is not None
 
@@ -202,22 +215,13 @@ def test_the_comparison_fails_for_a_core_that_plays_differently() -> None:
             args[0].last_offer = None
         return got
 
-    monkeypatch = pytest.MonkeyPatch()
-    try:
-        monkeypatch.setattr(moves, "CORE_MOVES", forgetful)
-        with pytest.raises(AssertionError):
-            _same(game, monkeypatch)
-    finally:
-        monkeypatch.undo()
+    _assert_caught(game, forgetful)
 
 
 def test_the_comparison_fails_for_a_core_that_forgets_a_riichi_stick() -> None:
     """The riichi the core plays is held to the reference too: a core that leaves the
     sticks on the table as they were is caught on the first phoenix game."""
-    from tests.conftest import CORPUS, need
-
-    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
-    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    game = _first_phoenix_game()
     assert any(type(ev) is RiichiAccept for h in game.hands for ev in h.events)
     play = moves.CORE_MOVES
     assert play is not None
@@ -228,22 +232,13 @@ def test_the_comparison_fails_for_a_core_that_forgets_a_riichi_stick() -> None:
         args[0].sticks = before
         return got
 
-    monkeypatch = pytest.MonkeyPatch()
-    try:
-        monkeypatch.setattr(moves, "CORE_MOVES", stickless)
-        with pytest.raises(AssertionError):
-            _same(game, monkeypatch)
-    finally:
-        monkeypatch.undo()
+    _assert_caught(game, stickless)
 
 
 def test_the_comparison_fails_for_a_core_that_loses_a_meld() -> None:
     """The calls the core plays are held to the reference too: a core whose chi or pon
     leaves no meld on the table is caught on the first phoenix game."""
-    from tests.conftest import CORPUS, need
-
-    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
-    game = parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
+    game = _first_phoenix_game()
     play = moves.CORE_MOVES
     assert play is not None
 
@@ -254,13 +249,7 @@ def test_the_comparison_fails_for_a_core_that_loses_a_meld() -> None:
             del melds[before[seat] :]
         return got
 
-    monkeypatch = pytest.MonkeyPatch()
-    try:
-        monkeypatch.setattr(moves, "CORE_MOVES", meldless)
-        with pytest.raises(AssertionError):
-            _same(game, monkeypatch)
-    finally:
-        monkeypatch.undo()
+    _assert_caught(game, meldless)
 
 
 def _table(game: Game) -> Any:
