@@ -358,7 +358,7 @@ PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    return python_errors<Declined>([&]() -> PyObject* {
+    return python_errors([&]() -> PyObject* {
         return scan_tuple(events, n, haipai, &PyTuple_GET_ITEM(classes, 0), &PyTuple_GET_ITEM(kinds, 0));
     });
 }

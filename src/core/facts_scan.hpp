@@ -6,12 +6,11 @@
 
 #include <pybind11/pybind11.h>
 
+#include "py_errors.hpp"  // Declined: the core declines a hand, Python answers it
+
 namespace replay_audit::core::facts_detail {
 
 constexpr int kMaxSeats = 4;
-
-// Thrown when the core declines a hand: then Python answers it (the caller returns None).
-struct Declined {};
 
 // The classes the scan is given, in stats.scan._CLASSES' order.
 enum Cls { kDraw, kDiscard, kDeclare, kCall, kAccept, kWin, kRecDraw, kMeld, kClasses };

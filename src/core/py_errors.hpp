@@ -10,18 +10,19 @@
 
 namespace replay_audit::core {
 
-// The default ``Decline`` of ``python_errors``: nothing is thrown as it.
-struct NoDecline {};
+// Thrown where the core declines its input (a hand, a game): ``python_errors`` then gives
+// None and the Python reference answers.
+struct Declined {};
 
-// ``body()``; if it throws: a ``Decline`` gives None (the core declines, Python answers),
+// ``body()``; if it throws: ``Declined`` gives None (the core declines, Python answers),
 // a pending Python error (error_already_set) is restored, pybind11's builtin exceptions
 // (type_error, value_error, ...) become their Python error, any other std::exception a
 // RuntimeError, and nullptr is returned.
-template <class Decline = NoDecline, class Body>
+template <class Body>
 PyObject* python_errors(Body&& body) noexcept {
     try {
         return body();
-    } catch (const Decline&) {
+    } catch (const Declined&) {
         Py_RETURN_NONE;
     } catch (pybind11::error_already_set& e) {
         e.restore();

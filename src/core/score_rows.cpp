@@ -40,8 +40,6 @@ PyObject* slot(PyObject* obj, Py_ssize_t at) {
     return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
 }
 
-struct Declined {};
-
 void put(PyObject* row, PyObject* key, PyObject* value) {  // value: a new reference
     if (value == nullptr) throw py::error_already_set();
     const int rc = PyDict_SetItem(row, key, value);
@@ -101,7 +99,7 @@ PyObject* score_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
         return nullptr;
     }
     if (!PyTuple_CheckExact(args[0]) || !PyTuple_CheckExact(args[3])) Py_RETURN_NONE;
-    return python_errors<Declined>([&]() -> PyObject* {
+    return python_errors([&]() -> PyObject* {
         return rows_of(args[0], args[1], args[2], args[3], &PyTuple_GET_ITEM(keys, 0));
     });
 }

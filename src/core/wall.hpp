@@ -32,7 +32,8 @@ constexpr int wall_record_bytes(int players) {
     return wall_tiles(players) == 0 ? 0 : wall_tiles(players) + 2;
 }
 
-enum Declined : int {
+// Why the wall code declines a seed (0: it does not); the codes are what it returns.
+enum WallStatus : int {
     kOk = 0,
     kBadPlayers = 1,
     kBadHands = 2,
