@@ -91,8 +91,6 @@ class _Hands(_Wins):
             if len(_LABELS) >= 1024:
                 _LABELS.clear()
             label = _LABELS[key] = hand.label
-        # ``_check_ba`` is called only where it could find something
-        stepless = meta.stepless_reach
         events = hand.events
         pick = engine().events_except
         picked = pick(events, _PASSED_OVER) if pick is not None else None
@@ -172,7 +170,7 @@ class _Hands(_Wins):
                 computed = self._audit_win(
                     hand, ev, rr, row, dealer, honba, sticks, not first_winner_done
                 )
-                if not first_winner_done and (stepless or ev.honba != honba or ev.sticks != sticks):
+                if not first_winner_done:
                     self._check_ba(hand, ev, honba, sticks)
                 first_winner_done = True
                 winners.append(ev.seat)
@@ -181,8 +179,7 @@ class _Hands(_Wins):
                 computed, dealer_tenpai = self._audit_draw(hand, ev, rr, row, dealer)
                 if rr is not None and rr.draw is not None:
                     tenpai = tuple(rr.draw.tenpai)
-                if stepless or ev.honba != honba or ev.sticks != sticks:
-                    self._check_ba(hand, ev, honba, sticks)
+                self._check_ba(hand, ev, honba, sticks)
             if computed is None:
                 # Nothing could be computed (the result is already flagged above).
                 # The log's own payments are not taken instead: the chain stops
