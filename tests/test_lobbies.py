@@ -112,6 +112,31 @@ def test_majsoul_case_under_tenhou_rules_is_flagged() -> None:
     assert _fields(problems(fa)) == {("final", "final_points")}
 
 
+@pytest.mark.parametrize("disp", ["", "铜之间 四人东", "Bronze"])
+def test_majsoul_known_by_its_game_id_where_no_room_is_named(tmp_path: Path, disp: str) -> None:
+    """A Mahjong Soul log whose ``disp`` names no room (empty, in Chinese, cut short)
+    is still Mahjong Soul's by its ``ref`` (the game's date and uuid): its open
+    tanyao wins are legal and its points follow Mahjong Soul's settlement, read off
+    the log as for a friendly room.  Under Tenhou's rules (what the string alone
+    gave before) the same log has wins without yaku and wrong final points."""
+    doc = json_log(need(MAJSOUL_CASE, "../shared/cases"))
+    doc["rule"] = {**doc["rule"], "disp": disp}
+    doc["title"] = [disp, *doc["title"][1:]]
+    fa = audit(write_json(doc, tmp_path / "majsoul.json"))
+    assert fa.games[0]["rules"] == "majsoul-4p-inferred"
+    assert "Mahjong Soul custom room" in _note(fa, "lobby_rules")
+    # only the game's length is not known from an empty string: read as a hanchan
+    expected = {("transition", "game_over")} if not disp or disp == "Bronze" else set()
+    assert _fields(problems(fa)) == expected
+
+    doc["ref"] = "2023101414gm-0001-0000-84c11a6f"  # a Tenhou id: Tenhou's rules again
+    fa = audit(write_json(doc, tmp_path / "tenhou.json"))
+    assert fa.games[0]["rules"].startswith("tenhou-4p")
+    assert ("hand_value", "win") in _fields(problems(fa)) or ("final", "final_points") in _fields(
+        problems(fa)
+    )
+
+
 # ------------------------------------------------------------ chip room, exact
 
 

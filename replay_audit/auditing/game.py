@@ -25,6 +25,7 @@ from replay_audit.model.findings import Finding
 from replay_audit.model.rules.csrule import rules_for_csrule
 from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
 from replay_audit.model.rules.eras import Era, era_of, rules_of_date
+from replay_audit.model.rules.majsoul import is_majsoul_ref
 from replay_audit.model.rules.ruleset import RuleSet
 
 # ------------------------------------------------------------------------- rules
@@ -37,7 +38,8 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
     if game.meta.format == "tenhou-xml":
         detected = rules_for_go_type(game.meta.go_type, game.meta.lobby)
     else:
-        detected = rules_for_disp(game.meta.rule_disp, game.meta.aka, game.meta.players)
+        meta = game.meta
+        detected = rules_for_disp(meta.rule_disp, meta.aka, meta.players, meta.log_id)
     csrule = dict(game.meta.extra).get("csrule")
     if csrule:
         detected = rules_for_csrule(detected, csrule)
@@ -53,8 +55,8 @@ keys: lobby, GO type and the log's hour)."""
 
 def _detected_key(game: Game) -> tuple[object, ...] | None:
     """Everything of ``game`` that ``rules_for_game(game)`` and ``era_of`` read, for
-    a dated log: its format, GO type and lobby (or rule string, red fives and
-    players), ``csrule``, hanchan, whether it has a wall seed (the red fives'
+    a dated log: its format, GO type and lobby (or rule string, whether its id is
+    Mahjong Soul's, red fives and players), ``csrule``, hanchan, whether it has a wall seed (the red fives'
     ``by_format``) and its date (the whole of its ``log_window``).  An undated log
     (``None``) has a window read off more of the log: worked out every time."""
     meta = game.meta
@@ -69,6 +71,7 @@ def _detected_key(game: Game) -> tuple[object, ...] | None:
         meta.go_type,
         meta.lobby,
         meta.rule_disp,
+        is_majsoul_ref(meta.log_id),
         meta.aka,
         meta.players,
         dict(meta.extra).get("csrule"),

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from replay_audit.auditing.infer_settlement import infer_settlement, offsets, places, rounding_of
 from replay_audit.model.events import Game, GameMeta, HandLog, RecordedDraw, RecordedWin
 from replay_audit.model.findings import INFO
-from replay_audit.model.rules.majsoul import room_of
+from replay_audit.model.rules.majsoul import is_majsoul_ref, room_of
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.final import final_points
 from replay_audit.scoring.flow import all_last_index
@@ -90,6 +90,8 @@ def lobby_kind(meta: GameMeta) -> LobbyKind:
         room = room_of(meta.rule_disp)
         if room is not None:
             return "majsoul" if room.rules_known else "majsoul_custom"
+        if is_majsoul_ref(meta.log_id):  # no room named: its settings are read off the log
+            return "majsoul_custom"
     if dict(meta.extra).get("csrule"):
         return "csrule"
     number = lobby_number(meta)

@@ -54,7 +54,7 @@ def game_rules(game: Game) -> RuleSet:
     if meta.format == "tenhou-xml":
         rules = rules_for_go_type(meta.go_type)
     else:
-        rules = rules_for_disp(meta.rule_disp, meta.aka)
+        rules = rules_for_disp(meta.rule_disp, meta.aka, ref=meta.log_id)
     if rules.players != meta.players:
         majsoul = rules.name.startswith("majsoul")
         if meta.players == 3:

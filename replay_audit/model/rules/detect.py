@@ -57,12 +57,21 @@ def rules_for_go_type(go_type: int | None, lobby: int | None = None) -> RuleSet:
     return dataclasses.replace(base, **changes) if changes else base
 
 
-def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = None) -> RuleSet:
+def rules_for_disp(
+    disp: str | None, aka: bool = True, players: int | None = None, ref: str | None = None
+) -> RuleSet:
     """The preset a tenhou.net/6 ``rule.disp`` string implies (Tenhou lobby strings
     such as ``四鳳南喰赤``, ``三鳳南喰赤``; Mahjong Soul room names, ``model.rules.majsoul``).
     ``players`` (from the log) decides three-player where the string does not
-    say it (tensoul's English build)."""
-    from replay_audit.model.rules.majsoul import END_ABOVE_START, room_of
+    say it (tensoul's English build); ``ref`` (the log's id) says Mahjong Soul where
+    the string names no room (``majsoul.is_majsoul_ref``), so a log whose room name
+    is missing or in another language is not audited under Tenhou's rules.
+
+    >>> ref = "231014-84c11a6f-b3f7-4363-966e-25f37886cfbf"
+    >>> rules_for_disp("", ref=ref).name, rules_for_disp("铜之间", ref=ref).kuitan
+    ('majsoul-4p', True)
+    """
+    from replay_audit.model.rules.majsoul import END_ABOVE_START, is_majsoul_ref, room_of
 
     text = disp or ""
     lowered = text.lower()
@@ -70,7 +79,13 @@ def rules_for_disp(disp: str | None, aka: bool = True, players: int | None = Non
     three = players == 3 or text.startswith(("三", "3"))
     if "東天紅" in text:
         base = TOUTENKOU
-    elif room is not None or "雀魂" in text or "mahjong soul" in lowered or "majsoul" in lowered:
+    elif (
+        room is not None
+        or "雀魂" in text
+        or "mahjong soul" in lowered
+        or "majsoul" in lowered
+        or is_majsoul_ref(ref)
+    ):
         base = MAJSOUL_3P if three else MAJSOUL_4P
         start = (room.start_3p if three else room.start_4p) if room else base.start_points
         if start != base.start_points:

@@ -25,11 +25,16 @@ This module is data only; ``rules.rules_for_disp`` turns a room into a
 >>> room_of("三王座の間南喰赤").name, room_of("Chaotic Wall Break South").start_4p
 ('王座の間', 40000)
 
+A log whose ``disp`` names no room (empty, or a room name in a language tensoul does
+not write) is still Mahjong Soul's when its ``ref`` is a Mahjong Soul game id
+(``is_majsoul_ref``): Tenhou's own ids look nothing like it.
+
 Must not: import anything of the package or compute scores.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -96,12 +101,32 @@ def room_of(disp: str | None) -> Room | None:
 
 def is_tonpuu(disp: str) -> bool:
     """An East-only game by its ``disp``: ``東`` without ``南`` (Tenhou, Japanese
-    tensoul) or an English ``East`` without ``South``.
+    tensoul; ``东`` in a Chinese room name such as ``金之间 四人东``) or an English
+    ``East`` without ``South``.
 
     >>> is_tonpuu("銅の間東喰赤"), is_tonpuu("Gold Room East"), is_tonpuu("Gold Room South")
     (True, True, False)
+    >>> is_tonpuu("金之间 四人东"), is_tonpuu("金之间 四人南")
+    (True, False)
     """
-    if "東" in disp and "南" not in disp:
+    if ("東" in disp or "东" in disp) and "南" not in disp:
         return True
     words = disp.split()
     return "East" in words and "South" not in words
+
+
+_MAJSOUL_REF = re.compile(r"\d{6}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""A Mahjong Soul game id as tensoul writes it in ``ref``: the game's date
+(``YYMMDD``) and its uuid.  Tenhou's ids are ``YYYYMMDDHHgm-LLLL-NNNN-xxxxxxxx``."""
+
+
+def is_majsoul_ref(ref: str | None) -> bool:
+    """Whether a log's ``ref`` (its ``log_id``) is a Mahjong Soul game id, which
+    says Mahjong Soul where the ``disp`` names no room.
+
+    >>> is_majsoul_ref("231014-84c11a6f-b3f7-4363-966e-25f37886cfbf")
+    True
+    >>> is_majsoul_ref("2019021004gm-00a9-0000-e2f6516d"), is_majsoul_ref(None)
+    (False, False)
+    """
+    return ref is not None and _MAJSOUL_REF.fullmatch(ref) is not None
