@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _Outcome, _problems
 from replay_audit.auditing.engine import WinRow, engine
-from replay_audit.auditing.hands import _PASSED_OVER, _RESULTS, _Hands
+from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
 from replay_audit.model.dating import date_digits
 from replay_audit.model.errors import LogFormatError, RulesError
 from replay_audit.model.events import (
@@ -222,6 +222,7 @@ def _hands_context(
         bool(rules.dealer_stops_on_tenpai),
         rules.extension_winds,
         bool(meta.hanchan),
+        _LABELS,
     )
 
 

@@ -123,6 +123,7 @@ struct Ctx {
     bool renchan_on_win, renchan_on_tenpai, bust, west_extension, stops_all_last,
         stops_on_tenpai, hanchan;
     I64 points_to_end, extension_winds;
+    PyObject* labels;  // auditing.hands._LABELS: a hand's label by its round and honba
 };
 
 bool truth(PyObject* v) {
@@ -132,8 +133,8 @@ bool truth(PyObject* v) {
 }
 
 Ctx read_ctx(PyObject* t) {
-    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != 25) {
-        PyErr_SetString(PyExc_TypeError, "audit_hands: ctx must be a tuple of 25 values");
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != 26) {
+        PyErr_SetString(PyExc_TypeError, "audit_hands: ctx must be a tuple of 26 values");
         throw py::error_already_set();
     }
     auto at = [t](int i) { return PyTuple_GET_ITEM(t, i); };
@@ -163,6 +164,8 @@ Ctx read_ctx(PyObject* t) {
     c.stops_on_tenpai = truth(at(22));
     c.extension_winds = plain(at(23));
     c.hanchan = truth(at(24));
+    c.labels = at(25);
+    if (!PyDict_CheckExact(c.labels)) declined();
     if (c.players != 3 && c.players != 4) declined();
     if (!PyTuple_CheckExact(c.passed_over) || !PyTuple_CheckExact(c.results)) declined();
     return c;
@@ -265,6 +268,22 @@ std::vector<I64> audit_draw(const Ctx& c, PyObject* ev, PyObject* rr, PyObject* 
     return computed;
 }
 
+// ``hand.label``, remembered in ``c.labels`` by the hand's recorded round and honba as
+// auditing/hands.py::_audit_hand remembers it (the label is a Python property).
+py::object hand_label(const Ctx& c, PyObject* hand) {
+    const Names& nm = names();
+    py::object round = attr(hand, nm.round_index), honba = attr(hand, nm.honba);
+    py::object key = py::reinterpret_steal<py::object>(PyTuple_Pack(2, round.ptr(), honba.ptr()));
+    if (!key) throw py::error_already_set();
+    PyObject* found = PyDict_GetItemWithError(c.labels, key.ptr());
+    if (found) return py::reinterpret_borrow<py::object>(found);
+    if (PyErr_Occurred()) declined();
+    py::object label = attr(hand, nm.label);
+    if (PyDict_GET_SIZE(c.labels) >= 1024) PyDict_Clear(c.labels);
+    if (PyDict_SetItem(c.labels, key.ptr(), label.ptr()) < 0) throw py::error_already_set();
+    return label;
+}
+
 // One hand (auditing/hands.py::_audit_hand) from ``at``, ``scores`` its start scores
 // (the scores after it on return); its rows appended to ``rows``, its wins' values
 // set in ``values`` by id.
@@ -273,7 +292,8 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
     const Names& nm = names();
     const auto players = static_cast<std::size_t>(c.players);
     if (scores.size() < players) declined();
-    py::object index = attr(hand, nm.index), label = attr(hand, nm.label);
+    py::object index = attr(hand, nm.index);
+    py::object label = hand_label(c, hand);
     py::object hand_scores = attr(hand, nm.scores);
     end->logged = ints(hand_scores.ptr());
     std::vector<I64>& logged = end->logged;
@@ -287,9 +307,15 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
     py::object round_o = number(at.round_index), honba_o = number(at.honba),
                dealer_o = number(at.dealer), zero = number(0);
     const Py_ssize_t n = PyTuple_GET_SIZE(events.ptr());
+    PyObject* const* passed_over = &PyTuple_GET_ITEM(c.passed_over, 0);
+    const Py_ssize_t n_passed = PyTuple_GET_SIZE(c.passed_over);
     for (Py_ssize_t i = 0; i < n; ++i) {
         PyObject* ev = PyTuple_GET_ITEM(events.ptr(), i);
         PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(ev));
+        // nine events in ten are draws and discards, the first classes passed over
+        Py_ssize_t j = 0;
+        while (j < n_passed && passed_over[j] != type) ++j;
+        if (j < n_passed) continue;
         if (type == c.riichi_type) {
             const I64 seat = plain(attr(ev, nm.seat).ptr());
             if (seat < 0 || seat >= c.players || static_cast<std::size_t>(seat) >= logged.size())
@@ -309,10 +335,6 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
         }
         const bool is_win = type == c.win_type;
         if (!is_win && type != c.draw_type) {
-            bool passed = false;
-            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(c.passed_over); ++j)
-                passed = passed || PyTuple_GET_ITEM(c.passed_over, j) == type;
-            if (passed) continue;
             const int result = PyObject_IsInstance(ev, c.results);
             if (result != 0) declined();  // a subclass of a result (or an error): Python's
             continue;
