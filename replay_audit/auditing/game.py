@@ -3,8 +3,9 @@
 Owns ``rules_for_game`` (the caller's rules, else detected from the log and its
 date; ``_detected`` remembers them and their era for the dated logs of one lobby
 and hour), ``_GameAuditor`` (the rooms of ``auditing.hands``, ``wins``, ``chain`` and
-``notes`` over ``auditing.base``; ``run`` walks the game), ``audit_game`` and the
-``games`` and ``findings`` rows.
+``notes`` over ``auditing.base``; ``run`` walks the game, handing a game in which
+nothing is to be reported to the core in one call, ``_core.audit_hands``, its own loop
+being the reference), ``audit_game`` and the ``games`` and ``findings`` rows.
 
 Must not: read files or catch a file's errors (``auditing.auditor``).
 """
