@@ -70,7 +70,7 @@ def main() -> None:
     groups: dict[int, tuple[Any, list[Any]]] = {}
     for ctx, rules in jobs:
         groups.setdefault(id(rules), (rules, []))[1].append(ctx)
-    core_groups = [(scoring_core._core_rules(rules), ctxs) for rules, ctxs in groups.values()]
+    core_groups = [(scoring_core.core_rules(rules), ctxs) for rules, ctxs in groups.values()]
     assert all(r is not None for r, _ in core_groups), "a rule set the core leaves to Python"
 
     def prepared_batches() -> list[Any]:

@@ -354,3 +354,18 @@ def column_buffers(
     without nulls), null count, data, offsets (strings only); None if the core
     declines (an int beyond 64 bits, a str UTF-8 cannot encode, a value of another
     kind)."""
+
+# the auditor's hands of a game (auditing/game.py; src/core/hand_audit.cpp)
+def audit_hands(
+    played: list[tuple[HandLog, Any]],
+    start: Any,
+    chain: tuple[int, ...],
+    ctx: tuple[object, ...],
+    /,
+) -> tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], tuple[Any, ...]] | None:
+    """The ``hands`` rows of a game in which nothing is to be reported, from its first
+    hand's computed start (round, honba, sticks, dealer) and scores
+    (``auditing.game._GameAuditor.run`` is the reference): the rows, the wins' values
+    by ``id``, the scores after the last hand and how it ended (the ``_Outcome``
+    values in order); None, nothing written, for anything else.  ``ctx``:
+    ``auditing.game._hands_context``."""

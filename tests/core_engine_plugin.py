@@ -29,13 +29,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
     def score_win(ctx: Any, rules: Any) -> Any:
         COUNTS["score_win"] += 1
-        if scoring_core._core_rules(rules) is not None:
+        if scoring_core.core_rules(rules) is not None:
             COUNTS["score_win_core"] += 1
         return scoring_core.score_win(ctx, rules)
 
     def win_deltas(value: Any, **kwargs: Any) -> Any:
         COUNTS["win_deltas"] += 1
-        if scoring_core._core_rules(kwargs["rules"]) is not None:
+        if scoring_core.core_rules(kwargs["rules"]) is not None:
             COUNTS["win_deltas_core"] += 1
         return scoring_core.win_deltas(value, **kwargs)
 

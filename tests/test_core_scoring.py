@@ -254,10 +254,10 @@ def test_the_core_answers_hanfu_rules_and_leaves_toutenkou_to_python() -> None:
     assert scoring_core._Python.load().core
     assert tuple(f.name for f in dataclasses.fields(WinValue)) == scoring_core._VALUE_FIELDS
     for rules in (TENHOU_4P, TENHOU_3P, MAJSOUL_4P, MAJSOUL_3P):
-        assert scoring_core._core_rules(rules) is not None, rules.name
-    assert scoring_core._core_rules(PRESETS["toutenkou"]) is None
+        assert scoring_core.core_rules(rules) is not None, rules.name
+    assert scoring_core.core_rules(PRESETS["toutenkou"]) is None
     ctx = py_hand.context_from_notation("123m456p789s11s44z", "4z", tsumo=True)
-    assert _core.score_win(ctx, scoring_core._core_rules(TENHOU_4P)) is not None
+    assert _core.score_win(ctx, scoring_core.core_rules(TENHOU_4P)) is not None
 
 
 @needs_core
@@ -268,7 +268,7 @@ def test_batch_columns_match_the_values() -> None:
         py_hand.context_from_notation("123456789m1122p", "3p"),  # not complete
         py_hand.context_from_notation("555p555s22p99s", "2p", melds=["pon:555m"]),  # no yaku
     ]
-    batch = _core.WinBatch(scoring_core._core_rules(TENHOU_4P))
+    batch = _core.WinBatch(scoring_core.core_rules(TENHOU_4P))
     for ctx in ctxs:
         assert batch.add(ctx)
     batch.score()
@@ -300,7 +300,7 @@ def test_declined_contexts_fall_back_to_python() -> None:
         dataclasses.replace(ctx, round_wind=5),
         dataclasses.replace(ctx, melds=(Meld(MeldKind.PON, ()),)),
     ]
-    rules = scoring_core._core_rules(TENHOU_4P)
+    rules = scoring_core.core_rules(TENHOU_4P)
     for bad in odd:
         assert _core.score_win(bad, rules) is None
         try:

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from replay_audit.auditing import engine as engine_module
-from replay_audit.auditing import wins
+from replay_audit.auditing import game, wins
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
 from tests.conftest import CORPUS, need
@@ -49,14 +49,16 @@ def _paths(step: int = 1) -> list[Path]:
 
 
 def _audits(paths: list[Path], win_row: Callable[..., Any] | None) -> list[FileAudit]:
-    """``audit_file`` of every path with ``engine().win_row`` set to ``win_row``."""
-    eng = dataclasses.replace(engine_module.engine(), win_row=win_row)
-    saved = wins.engine
-    wins.engine = lambda: eng  # type: ignore[assignment]
+    """``audit_file`` of every path with ``engine().win_row`` set to ``win_row``, each
+    win audited by ``_audit_win`` (not in the game's one call, ``_core.audit_hands``:
+    ``tests/test_core_hand_audit.py`` holds that one to the Python code)."""
+    eng = dataclasses.replace(engine_module.engine(), win_row=win_row, audit_hands=None)
+    saved = wins.engine, game.engine
+    wins.engine = game.engine = lambda: eng  # type: ignore[assignment]
     try:
         return [audit_file(p) for p in paths]
     finally:
-        wins.engine = saved  # type: ignore[assignment]
+        wins.engine, game.engine = saved  # type: ignore[assignment]
 
 
 def _differences(a: list[FileAudit], b: list[FileAudit]) -> list[str]:
@@ -111,7 +113,7 @@ def test_a_win_that_disagrees_with_its_value_is_left_to_python() -> None:
     from replay_audit.io import read_log
     from replay_audit.model.events import RecordedWin
     from replay_audit.replay import replay_game
-    from replay_audit.scoring.core import _core_rules
+    from replay_audit.scoring.core import core_rules as score_rules_of
 
     game = read_log(_paths()[0])
     rules, _ = _detected(game)
@@ -121,7 +123,7 @@ def test_a_win_that_disagrees_with_its_value_is_left_to_python() -> None:
     ev = rr.result
     assert isinstance(ev, RecordedWin)
     hand = hr.hand
-    core_rules = _core_rules(rules)
+    core_rules = score_rules_of(rules)
     sticks = hand.sticks + len(hr.riichi_accepted)
     args = (core_rules, hand.dealer, game.meta.players, hand.honba, sticks, True)
     row: dict[str, Any] = {"seq": ev.seq}
@@ -200,11 +202,13 @@ def test_the_audit_is_the_same_with_the_python_loop_over_every_event() -> None:
     eng = engine_module.engine()
     from replay_audit.auditing import hands as hands_module
 
-    picked = [audit_file(p) for p in paths]
-    saved = hands_module.engine
-    hands_module.engine = lambda: dataclasses.replace(eng, events_except=None)  # type: ignore[assignment]
+    # every hand through ``_audit_hand`` (not the game's one call, ``_core.audit_hands``)
+    saved = hands_module.engine, game.engine
+    game.engine = lambda: dataclasses.replace(eng, audit_hands=None)  # type: ignore[assignment]
     try:
+        picked = [audit_file(p) for p in paths]
+        hands_module.engine = lambda: dataclasses.replace(eng, events_except=None)  # type: ignore[assignment]
         looped = [audit_file(p) for p in paths]
     finally:
-        hands_module.engine = saved  # type: ignore[assignment]
+        hands_module.engine, game.engine = saved  # type: ignore[assignment]
     assert not _differences(picked, looped)

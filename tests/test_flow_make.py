@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from replay_audit.auditing import engine as engine_module
+from replay_audit.auditing import game
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.model.rules.presets import PRESETS
 from replay_audit.scoring import flow
@@ -65,6 +67,10 @@ def test_every_state_of_the_corpus_is_the_class_s(monkeypatch: pytest.MonkeyPatc
     paths = _paths()
     seen: list[str] = []
     count = [0]
+    # every hand's next state by ``next_hand_from`` (not in the core's one call per
+    # game, ``_core.audit_hands``, which ``tests/test_core_hand_audit.py`` holds)
+    eng = dataclasses.replace(engine_module.engine(), audit_hands=None)
+    monkeypatch.setattr(game, "engine", lambda: eng)
     monkeypatch.setattr(flow, "MAKE_STATE", _checked(flow.MAKE_STATE, seen, count))
     core = [audit_file(p) for p in paths]
     assert count[0] > 20_000  # a state per hand but the last of each game

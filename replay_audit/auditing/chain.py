@@ -38,24 +38,26 @@ if TYPE_CHECKING:  # annotations only: these modules load lazily where they are 
     from replay_audit.scoring.flow import HandState
 
 
-_READINGS: dict[tuple[int, LogWindow, bool], tuple[RuleSet, tuple[Reading, ...]]] = {}
-"""``scoring.final.readings`` by the rules' ``id`` (the entry holding the rules, so
-the id stays theirs), the log's window and hanchan."""
+_READINGS: dict[tuple[int, int, bool], tuple[RuleSet, LogWindow, tuple[Reading, ...]]] = {}
+"""``scoring.final.readings`` by the ``id`` of the rules and of the log's window (the
+entry holding both, so the ids stay theirs) and hanchan: the games of one lobby and
+hour share both objects (``auditing.game._detected``), and hashing the window's
+fields at every game cost more than the look-up."""
 
 
 def _readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading, ...]:
     """``scoring.final.readings``, remembered: the games of one lobby and hour have
     the same, and a tonpuu lobby's built new rules (its old uma) at every game."""
-    key = (id(rules), window, hanchan)
+    key = (id(rules), id(window), hanchan)
     entry = _READINGS.get(key)
-    if entry is not None and entry[0] is rules:
-        return entry[1]
+    if entry is not None and entry[0] is rules and entry[1] is window:
+        return entry[2]
     from replay_audit.scoring.final import readings
 
     found = readings(rules, window, hanchan)
-    if len(_READINGS) >= 256:  # many short-lived RuleSets: stay bounded
+    if len(_READINGS) >= 256:  # many short-lived RuleSets and windows: stay bounded
         _READINGS.clear()
-    _READINGS[key] = (rules, found)
+    _READINGS[key] = (rules, window, found)
     return found
 
 

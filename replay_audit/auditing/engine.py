@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # annotations only: the modules load in ``engine()``
     from replay_audit import _core
@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # annotations only: the modules load in ``engine()``
     from replay_audit.model.events import Event, Game, HandLog, RecordedWin
     from replay_audit.model.rules.eras import Era
     from replay_audit.model.rules.ruleset import RuleSet
+    from replay_audit.replay.values import HandReplay
     from replay_audit.scoring.context import WinContext, WinValue
     from replay_audit.scoring.final import Era as FinalEra
     from replay_audit.scoring.flow import GameLength, HandOutcome, HandState
@@ -87,6 +88,18 @@ EventsExcept = Callable[["tuple[Event, ...]", "tuple[type, ...]"], "list[Event] 
 """``_core.events_except``: ``events, skip``."""
 
 
+AuditHands = Callable[
+    [
+        "list[tuple[HandLog, HandReplay]]",
+        "HandState | HandLog",
+        "tuple[int, ...]",
+        "tuple[object, ...]",
+    ],
+    "tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], tuple[Any, ...]] | None",
+]
+"""``_core.audit_hands``: ``played, start, chain, ctx`` (``auditing.game._hands_context``)."""
+
+
 class FinalPoints(Protocol):
     """``scoring.final.final_points``."""
 
@@ -127,7 +140,7 @@ class Engine:
     hand_state: type[HandState]
     hand_outcome: type[HandOutcome]
     core_rules: Callable[[RuleSet], _core.ScoreRules | None]
-    """``scoring.core._core_rules``: the core's form of a rule set, None where the
+    """``scoring.core.core_rules``: the core's form of a rule set, None where the
     core leaves the rules (or everything, without the core) to Python."""
     win_row: WinRow | None
     """``_core.win_row`` (the row of a win that agrees with its value, in one
@@ -135,6 +148,9 @@ class Engine:
     events_except: EventsExcept | None
     """``_core.events_except`` (a hand's events but those of some types, picked
     out in C), None without the core or in a build older than it."""
+    audit_hands: AuditHands | None
+    """``_core.audit_hands`` (a game's hands in one call where nothing is to be
+    reported), None without the core or in a build older than it."""
     start_state: Callable[[RuleSet], HandState]
     final_points: FinalPoints
     log_window: Callable[[Game], LogWindow]
@@ -146,7 +162,7 @@ def engine() -> Engine:
     from replay_audit.auditing.era_readings import read_flow, read_win
     from replay_audit.model.dating import log_window
     from replay_audit.native import _core
-    from replay_audit.scoring.core import _core_rules, score_win, win_deltas
+    from replay_audit.scoring.core import core_rules, score_win, win_deltas
     from replay_audit.scoring.final import final_points
     from replay_audit.scoring.flow import (
         HandOutcome,
@@ -168,9 +184,10 @@ def engine() -> Engine:
         next_hand_from=next_hand_from,
         hand_state=HandState,
         hand_outcome=HandOutcome,
-        core_rules=_core_rules,
+        core_rules=core_rules,
         win_row=getattr(_core, "win_row", None),
         events_except=getattr(_core, "events_except", None),
+        audit_hands=getattr(_core, "audit_hands", None),
         start_state=start_state,
         final_points=final_points,
         log_window=log_window,

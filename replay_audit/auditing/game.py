@@ -3,23 +3,29 @@
 Owns ``rules_for_game`` (the caller's rules, else detected from the log and its
 date; ``_detected`` remembers them and their era for the dated logs of one lobby
 and hour), ``_GameAuditor`` (the rooms of ``auditing.hands``, ``wins``, ``chain`` and
-``notes`` over ``auditing.base``; ``run`` walks the game), ``audit_game`` and the
-``games`` and ``findings`` rows.
+``notes`` over ``auditing.base``; ``run`` walks the game, handing a game in which
+nothing is to be reported to the core in one call, ``_core.audit_hands``, its own loop
+being the reference), ``audit_game`` and the ``games`` and ``findings`` rows.
 
 Must not: read files or catch a file's errors (``auditing.auditor``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _Outcome, _problems
-from replay_audit.auditing.hands import _Hands
+from replay_audit.auditing.engine import WinRow, engine
+from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
 from replay_audit.model.dating import date_digits
 from replay_audit.model.errors import LogFormatError, RulesError
 from replay_audit.model.events import (
+    ABORTIVE_KINDS,
     Game,
     HandLog,
+    RecordedDraw,
+    RecordedWin,
+    RiichiAccept,
 )
 from replay_audit.model.findings import Finding
 from replay_audit.model.rules.csrule import rules_for_csrule
@@ -27,6 +33,11 @@ from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
 from replay_audit.model.rules.eras import Era, era_of, rules_of_date
 from replay_audit.model.rules.majsoul import is_majsoul_ref
 from replay_audit.model.rules.ruleset import RuleSet
+
+if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
+    from replay_audit import _core
+    from replay_audit.replay.values import HandReplay
+    from replay_audit.scoring.flow import HandState
 
 # ------------------------------------------------------------------------- rules
 
@@ -112,9 +123,12 @@ class _GameAuditor(_Hands):
             return
         first = played[0][0]
         expected = self._check_opening(first)
-        chain: tuple[int, ...] | None = first.scores if expected is None else expected.scores
+        opening = first.scores if expected is None else expected.scores
+        chain: tuple[int, ...] | None = opening
         prev: tuple[HandLog, _Outcome] | None = None
         players = self.meta.players
+        if self._in_one_call(played, expected or first, opening):
+            return
         for hand, hr in played:
             if prev is not None:
                 expected, chain = self._check_transition(prev[0], prev[1], hand, chain)
@@ -131,6 +145,89 @@ class _GameAuditor(_Hands):
             self._check_game_end(prev[0], prev[1], chain)
         if self.rules.chips:
             self._check_chips()
+
+    def _in_one_call(
+        self,
+        played: list[tuple[HandLog, HandReplay]],
+        start: HandState | HandLog,
+        chain: tuple[int, ...],
+    ) -> bool:
+        """The game's hands audited by the core in one call (``_core.audit_hands``),
+        then its end as ``run`` checks it: True where the core did so.  The core
+        takes a game in which nothing is to be reported and no other reading of the
+        rules weighs in; ``run``'s loop, the reference, audits every other (the core
+        declines before writing anything)."""
+        eng = engine()
+        audit_hands = eng.audit_hands
+        if audit_hands is None or eng.win_row is None or self.era.alternatives:
+            return False
+        core_rules = self._core_rules_of(eng)
+        if core_rules is None:
+            return False
+        first = played[0][0]
+        players = self.meta.players
+        if tuple(first.scores[:players]) != tuple(chain[:players]):
+            chain = self._start_scores(first, chain)
+        got = audit_hands(played, start, chain, _hands_context(self, eng.win_row, core_rules))
+        if got is None:
+            return False
+        rows, values, end_scores, (winners, dealer_won, kind, tenpai_d, *rest) = got
+        sticks, honba, round_index, dealer, riichi, log_end, tenpai = rest
+        self.hand_rows.extend(rows)
+        self.win_values.update(values)
+        outcome: _Outcome = {
+            "winners": winners,
+            "dealer_won": dealer_won,
+            "draw_kind": kind,
+            "dealer_tenpai": tenpai_d,
+            "sticks": sticks,
+            "honba": honba,
+            "round_index": round_index,
+            "dealer": dealer,
+            "riichi": riichi,
+            "log_end": log_end,
+            "tenpai": tenpai,
+        }
+        self._check_game_end(played[-1][0], outcome, end_scores)
+        if self.rules.chips:
+            self._check_chips()
+        return True
+
+
+def _hands_context(
+    auditor: _GameAuditor, win_row: WinRow, core_rules: _core.ScoreRules
+) -> tuple[object, ...]:
+    """What ``_core.audit_hands`` reads of the game and its rules, in its order."""
+    rules = auditor.rules
+    meta = auditor.meta
+    return (
+        win_row,
+        core_rules,
+        RiichiAccept,
+        RecordedWin,
+        RecordedDraw,
+        _PASSED_OVER,
+        _RESULTS,
+        meta.source,
+        meta.log_id,
+        rules.abortive_draws,
+        ABORTIVE_KINDS,
+        meta.players,
+        bool(meta.stepless_reach),
+        rules.riichi_cost,
+        rules.noten_pool,
+        rules.max_hands,
+        bool(rules.renchan_on_win),
+        bool(rules.renchan_on_tenpai),
+        bool(rules.bust),
+        rules.points_to_end,
+        bool(rules.west_extension),
+        bool(rules.dealer_stops_all_last),
+        bool(rules.dealer_stops_on_tenpai),
+        rules.extension_winds,
+        bool(meta.hanchan),
+        _LABELS,
+    )
 
 
 # -------------------------------------------------------------------- game rows

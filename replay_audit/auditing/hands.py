@@ -2,7 +2,9 @@
 
 Owns ``_Hands``: walking a hand's results (``_audit_hand``), the sticks and honba
 checks, and a draw's payments and tenpai against the log's.  The moves it passes
-over are left out by the core (``_core.events_except``) where it is built.
+over are left out by the core (``_core.events_except``) where it is built; a game in
+which nothing is to be reported has its hands walked by the core in one call
+(``_core.audit_hands``, from ``auditing.game``), this walk being its reference.
 
 Must not: score wins (``auditing.wins``) or decide the next hand (``auditing.chain``).
 """

@@ -214,7 +214,7 @@ class _Wins(_ScoreChain):
         return deltas if type(deltas) is tuple else tuple(deltas)
 
     def _core_rules_of(self, eng: Engine) -> _core.ScoreRules | None:
-        """The core's form of the rules (``scoring.core._core_rules``), asked once
+        """The core's form of the rules (``scoring.core.core_rules``), asked once
         per rule set of the game (the lobby's reading may replace them)."""
         rules = self.rules
         held = self._core_rules

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from replay_audit.model.rules import RuleSet
     from replay_audit.scoring.context import WinContext, WinValue
 
-__all__ = ["score_win", "score_wins", "win_deltas"]
+__all__ = ["core_rules", "score_win", "score_wins", "win_deltas"]
 
 _VALUE_FIELDS: Final = (
     "han",
@@ -87,8 +87,10 @@ Python).  Keyed by identity, the entry holding the rules so the id stays theirs,
 ``scoring.points`` memoises: hashing a whole ``RuleSet`` costs more than a win."""
 
 
-def _core_rules(rules: RuleSet) -> _core.ScoreRules | None:
-    """The core's form of ``rules``, or None for rules the core leaves to Python."""
+def core_rules(rules: RuleSet) -> _core.ScoreRules | None:
+    """The core's form of ``rules`` (``_core.ScoreRules``, remembered by identity), or
+    None for rules the core leaves to Python; the auditor hands it to the core's
+    one-call rows (``_core.win_row``, ``_core.audit_hands``)."""
     entry = _RULES.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]
@@ -125,12 +127,16 @@ def _core_rules(rules: RuleSet) -> _core.ScoreRules | None:
     return found
 
 
+_core_rules = core_rules
+"""``core_rules`` by its former private name, for a caller not yet moved to the public one."""
+
+
 def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     """``replay_audit.scoring.hand.score_win``, by the compiled core when it can (see
     the module docstring for what goes to Python): the same ``WinValue``."""
-    core_rules = _core_rules(rules)
-    if core_rules is not None:
-        value: WinValue | None = _core.score_win_value(ctx, core_rules)
+    found_rules = core_rules(rules)
+    if found_rules is not None:
+        value: WinValue | None = _core.score_win_value(ctx, found_rules)
         if value is not None:
             return value
     result: WinValue = _Python.load().score_win(ctx, rules)
@@ -141,10 +147,10 @@ def score_wins(contexts: Sequence[WinContext], rules: RuleSet) -> list[WinValue]
     """``score_win`` of many wins under one rule set, the core scoring them all in one
     call (``_core.WinBatch``); what it declines is scored one by one in Python."""
     py = _Python.load()
-    core_rules = _core_rules(rules)
-    if core_rules is None:
+    found_rules = core_rules(rules)
+    if found_rules is None:
         return [py.score_win(ctx, rules) for ctx in contexts]
-    batch = _core.WinBatch(core_rules)
+    batch = _core.WinBatch(found_rules)
     for ctx in contexts:
         batch.add(ctx)
     batch.score()
@@ -169,8 +175,8 @@ def win_deltas(
 ) -> tuple[int, ...]:
     """``replay_audit.scoring.payments.win_deltas``, by the compiled core when it can:
     the same deltas, and the same ``ValueError`` for a seat outside the table."""
-    core_rules = _core_rules(rules)
-    if core_rules is not None and type(honba) is int and type(sticks) is int:
+    found_rules = core_rules(rules)
+    if found_rules is not None and type(honba) is int and type(sticks) is int:
         try:
             got = _core.win_deltas(
                 value,
@@ -182,7 +188,7 @@ def win_deltas(
                 sticks=sticks,
                 first_winner=bool(first_winner),
                 pao_seat=pao_seat,
-                rules=core_rules,
+                rules=found_rules,
             )
         except (TypeError, OverflowError):  # not plain ints: Python decides
             got = None

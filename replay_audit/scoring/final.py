@@ -110,18 +110,19 @@ def final_points(
     if not (
         type(ret) is int
         and type(rules.oka) is int
-        and all(type(u) is int for u in uma)
-        and all(type(raw[s]) is int for s in range(players))
+        and _INT.issuperset(map(type, uma))
+        and _INT.issuperset(map(type, raw[:players]))
     ):
         return raw, _rational_points(raw, rules, era)
-    bonus = _bonus_units(raw, uma, rules)
+    order = _order(raw, players)
+    bonus = _bonus_units(raw, uma, rules, order)
     points = [0.0] * len(raw)
     if era == "exact":
         for s in range(players):
             # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
             points[s] = _half_away((raw[s] - ret) * _PER_RAW + bonus[s], _UNIT // 10) / 10
         return raw, tuple(points)
-    top = _order(raw, players)[0]
+    top = order[0]
     others = 0
     for s in range(players):
         if s == top:
@@ -133,6 +134,9 @@ def final_points(
     points[top] = -others / _UNIT
     return raw, tuple(points)
 
+
+_INT = frozenset({int})
+"""``final_points`` counts in integers where every value it reads is exactly an ``int``."""
 
 _UNIT = 12000
 """Final points are counted in ``1/_UNIT`` of a point: a raw point is 12 of them,
@@ -153,11 +157,13 @@ def _half_away(n: int, d: int) -> int:
     return whole if n >= 0 else -whole
 
 
-def _bonus_units(scores: Sequence[int], uma: Sequence[int], rules: RuleSet) -> list[int]:
+def _bonus_units(
+    scores: Sequence[int], uma: Sequence[int], rules: RuleSet, order: Sequence[int]
+) -> list[int]:
     """``place_bonus`` in ``1/_UNIT`` of a point, for an integer ``uma`` row (the
-    one ``final_points`` picked) and oka."""
+    one ``final_points`` picked) and oka; ``order`` is ``_order(scores, players)``
+    (``final_points`` needs it too, and works it out once)."""
     players = rules.players
-    order = _order(scores, players)
     bonus = [u * _UNIT for u in uma]
     bonus[0] += rules.oka * _UNIT
     result = [0] * players

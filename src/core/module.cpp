@@ -29,6 +29,7 @@
 #include "codec.hpp"
 #include "facts.hpp"
 #include "game.hpp"
+#include "hand_audit.hpp"
 #include "mjlog.hpp"
 #include "replay.hpp"
 #include "score_bindings.hpp"
@@ -503,4 +504,7 @@ PYBIND11_MODULE(_core, m) {
         "for pyarrow.Array.from_buffers, or None if the core declines it."};
     m.add_object("column_buffers",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&column_buffers_def, nullptr, m.ptr())));
+
+    // --------------------------------- the auditor's hands of a game (auditing/game.py)
+    core::def_auditor_hands(m);  // hand_audit.hpp
 }
