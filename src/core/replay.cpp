@@ -200,10 +200,10 @@ Py_ssize_t find_tile(PyObject* hand, PyObject* tile_ptr, long tile, bool& ok) {
     return -1;
 }
 
-// The wait mask (replay.waits.wait_mask) of ``hand`` without its item ``skip``, the
-// riichi discard.  -1: not for the core (an item that is no tile id, a kind more than
-// four times).
-long long riichi_wait(PyObject* hand, Py_ssize_t skip) {
+// Whether ``hand`` without its item ``skip``, the riichi discard, waits on anything
+// (replay.waits.wait_mask not 0: has_wait, which stops at the first wait).  -1: not for
+// the core (an item that is no tile id, a kind more than four times).
+int riichi_tenpai(PyObject* hand, Py_ssize_t skip) {
     std::uint8_t counts[kNumKinds] = {};
     const Py_ssize_t size = PyList_GET_SIZE(hand);
     for (Py_ssize_t j = 0; j < size; ++j) {
@@ -212,7 +212,7 @@ long long riichi_wait(PyObject* hand, Py_ssize_t skip) {
         const long t = item_long(PyList_GET_ITEM(hand, j), ok);
         if (!ok || t < 0 || t >= 4 * kNumKinds || ++counts[t >> 2] > 4) return -1;
     }
-    return static_cast<long long>(wait_mask(counts));
+    return has_wait(counts) ? 1 : 0;
 }
 
 // The per-seat items a run reads or changes at each move, held in C for the run and
@@ -398,7 +398,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             const Py_ssize_t found = find_tile(hand, tile_ptr, tile, ok);
             if (!ok || found < 0) break;
             // The riichi discard: it must leave a wait (else Python finds riichi_not_tenpai).
-            if (declaring && riichi_wait(hand, found) <= 0) break;
+            if (declaring && riichi_tenpai(hand, found) <= 0) break;
             PyObject* disc_flag = st.discarded;
             if (declaring && disc_flag != Py_True && disc_flag != Py_False) break;
             if (!st.mask_ok) break;
