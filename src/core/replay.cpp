@@ -113,6 +113,8 @@ PyObject* slot(PyObject* obj, Py_ssize_t at) {
 
 long slot_long(PyObject* obj, Py_ssize_t at) {
     PyObject* v = slot(obj, at);
+    long small;
+    if (SmallInts::get().value(v, small)) return small;
     if (v == nullptr || !PyLong_Check(v))
         throw py::type_error("play_moves: the table's counters must be ints");
     const long out = PyLong_AsLong(v);
@@ -300,10 +302,18 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     py::object wall_obj;
     PyObject* wall = nullptr;
     if (check_wall) {
-        static PyObject* s_live = PyUnicode_InternFromString("live");
-        wall_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(hand_wall, s_live));
-        if (!wall_obj) throw py::error_already_set();
-        wall = wall_obj.ptr();
+        // replay.walls._HandWall's ``live``: a slot, read at its offset (else getattr).
+        static Slots<1> wall_slots;
+        static constexpr const char* kWallNames[1] = {"live"};
+        if (wall_slots.of(Py_TYPE(hand_wall), kWallNames) &&
+            slot(hand_wall, wall_slots.at[0]) != nullptr) {
+            wall = slot(hand_wall, wall_slots.at[0]);  // borrowed: the wall holds it
+        } else {
+            static PyObject* s_live = PyUnicode_InternFromString("live");
+            wall_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(hand_wall, s_live));
+            if (!wall_obj) throw py::error_already_set();
+            wall = wall_obj.ptr();
+        }
         if (!PyTuple_CheckExact(wall))
             throw py::type_error("play_moves: the wall's live tiles must be a tuple");
     }
@@ -616,8 +626,11 @@ PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
                 "accept_cls, riichi_cost, call_cls, chi, pon, chi_allowed)");
         const Py_ssize_t i = PyLong_AsSsize_t(args[2]);
         if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
-        const unsigned long long th_mask = PyLong_AsUnsignedLongLong(args[5]);
-        if (PyErr_Occurred()) throw py::error_already_set();
+        unsigned long long th_mask = 0;
+        if (!read_mask(args[5], th_mask)) {  // not an exact int: PyLong's own error
+            th_mask = PyLong_AsUnsignedLongLong(args[5]);
+            if (PyErr_Occurred()) throw py::error_already_set();
+        }
         if (!PyType_Check(args[3]) || !PyType_Check(args[4]))
             throw py::type_error("play_moves: draw_cls and discard_cls must be classes");
         if (!PyType_Check(args[6]) || !PyType_Check(args[7]))
