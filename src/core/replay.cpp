@@ -5,10 +5,11 @@
 
 #include "py_errors.hpp"
 #include "slots.hpp"
+#include "small_ints.hpp"
 #include "waits.hpp"
 
-
 #include <algorithm>
+#include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <utility>
@@ -20,17 +21,58 @@ namespace replay_audit::core {
 
 namespace {
 
+// An exact int's value (``ok`` false for anything else: a bool, a float, an int too
+// large); a cached small int is read from its address (small_ints.hpp).
 long item_long(PyObject* seq_item, bool& ok) {
+    long v;
+    if (SmallInts::get().value(seq_item, v)) return v;
     if (!PyLong_CheckExact(seq_item)) {
         ok = false;
         return -1;
     }
-    long v = PyLong_AsLong(seq_item);
+    v = PyLong_AsLong(seq_item);
     if (v == -1 && PyErr_Occurred()) {
         PyErr_Clear();
         ok = false;
     }
     return v;
+}
+
+// A discard mask's value (an exact int 0 .. 2**64-1), as PyLong_AsUnsignedLongLong
+// reads it; false for anything else.  A mask with an honor in it is two of CPython's
+// 30-bit digits, which that function reads through a byte array: read here directly.
+bool read_mask(PyObject* o, unsigned long long& out) {
+    if (!PyLong_CheckExact(o)) return false;
+#if PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+    const Py_ssize_t digits = Py_SIZE(o);
+    const digit* d = reinterpret_cast<PyLongObject*>(o)->ob_digit;
+    if (digits == 0) {
+        out = 0;
+        return true;
+    }
+    if (digits == 1 || digits == 2) {
+        out = d[0] | (digits == 2 ? static_cast<unsigned long long>(d[1]) << PyLong_SHIFT : 0ULL);
+        return true;
+    }
+#endif
+    out = PyLong_AsUnsignedLongLong(o);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    return true;
+}
+
+// Remove the item ``j`` of ``list`` (as ``del list[j]``: the items after it move down
+// one), without PyList_SetSlice's general slice assignment.
+void remove_at(PyObject* list, Py_ssize_t j) {
+    PyListObject* l = reinterpret_cast<PyListObject*>(list);
+    const Py_ssize_t size = Py_SIZE(l);
+    PyObject* gone = l->ob_item[j];
+    std::memmove(&l->ob_item[j], &l->ob_item[j + 1],
+                 static_cast<std::size_t>(size - j - 1) * sizeof(PyObject*));
+    Py_SET_SIZE(l, size - 1);
+    Py_DECREF(gone);
 }
 
 void set_item(PyObject* list, Py_ssize_t idx, PyObject* value) {  // steals value
@@ -71,6 +113,8 @@ PyObject* slot(PyObject* obj, Py_ssize_t at) {
 
 long slot_long(PyObject* obj, Py_ssize_t at) {
     PyObject* v = slot(obj, at);
+    long small;
+    if (SmallInts::get().value(v, small)) return small;
     if (v == nullptr || !PyLong_Check(v))
         throw py::type_error("play_moves: the table's counters must be ints");
     const long out = PyLong_AsLong(v);
@@ -139,20 +183,29 @@ bool meld_shape_ok(bool chi, long a, long b, long c) {
     return k[2] < 27 && k[0] / 9 == k[2] / 9 && k[1] == k[0] + 1 && k[2] == k[0] + 2;
 }
 
-// The first item of ``hand`` equal to ``tile`` (list.remove's), or -1.
+// The first item of ``hand`` equal to ``tile`` (list.remove's), or -1; ``ok`` false
+// when an item before it is no int.  Tile ids are cached small ints: an item that is
+// one but not ``tile``'s own is another value, known from its address alone.
 Py_ssize_t find_tile(PyObject* hand, PyObject* tile_ptr, long tile, bool& ok) {
+    const SmallInts& small = SmallInts::get();
+    PyObject* const same = tile >= 0 && tile < 136 ? small.object(tile) : nullptr;
+    PyObject* const* items = reinterpret_cast<PyListObject*>(hand)->ob_item;
     const Py_ssize_t size = PyList_GET_SIZE(hand);
-    for (Py_ssize_t j = 0; j < size && ok; ++j) {
-        PyObject* held = PyList_GET_ITEM(hand, j);
-        if (held == tile_ptr || (item_long(held, ok) == tile && ok)) return j;
+    for (Py_ssize_t j = 0; j < size; ++j) {
+        PyObject* held = items[j];
+        if (held == tile_ptr || held == same) return j;
+        if (small.holds(held)) continue;
+        const long v = item_long(held, ok);
+        if (!ok) return -1;
+        if (v == tile) return j;
     }
     return -1;
 }
 
-// The wait mask (replay.waits.wait_mask) of ``hand`` without its item ``skip``, the
-// riichi discard.  -1: not for the core (an item that is no tile id, a kind more than
-// four times).
-long long riichi_wait(PyObject* hand, Py_ssize_t skip) {
+// Whether ``hand`` without its item ``skip``, the riichi discard, waits on anything
+// (replay.waits.wait_mask not 0: has_wait, which stops at the first wait).  -1: not for
+// the core (an item that is no tile id, a kind more than four times).
+int riichi_tenpai(PyObject* hand, Py_ssize_t skip) {
     std::uint8_t counts[kNumKinds] = {};
     const Py_ssize_t size = PyList_GET_SIZE(hand);
     for (Py_ssize_t j = 0; j < size; ++j) {
@@ -161,8 +214,25 @@ long long riichi_wait(PyObject* hand, Py_ssize_t skip) {
         const long t = item_long(PyList_GET_ITEM(hand, j), ok);
         if (!ok || t < 0 || t >= 4 * kNumKinds || ++counts[t >> 2] > 4) return -1;
     }
-    return static_cast<long long>(wait_mask(counts));
+    return has_wait(counts) ? 1 : 0;
 }
+
+// The per-seat items a run reads or changes at each move, held in C for the run and
+// written back to their lists once at its end (a list item and an int object per
+// discard cost more than the rest of it, measured): the seat's last draw, riichi flag,
+// discarded flag, discard mask, last discard's position and nagashi.  The items are
+// borrowed: the lists or the events hold them until the write-back.
+struct Seat {
+    PyObject* last_draw = nullptr;
+    PyObject* riichi = nullptr;
+    PyObject* discarded = nullptr;
+    unsigned long long mask = 0;
+    long last_disc_pos = 0;
+    bool mask_ok = false;  // the list's mask an int the core reads (else discards decline)
+    bool drew = false, declared = false, discarded_set = false, mask_set = false;
+    bool pos_set = false, nagashi_off = false;
+};
+constexpr Py_ssize_t kMaxSeats = 4;  // more seats: the core declines, Python plays
 
 // The run itself; returns the index reached, or -1 if the first move was declined
 // (then nothing was changed).
@@ -232,10 +302,18 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     py::object wall_obj;
     PyObject* wall = nullptr;
     if (check_wall) {
-        static PyObject* s_live = PyUnicode_InternFromString("live");
-        wall_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(hand_wall, s_live));
-        if (!wall_obj) throw py::error_already_set();
-        wall = wall_obj.ptr();
+        // replay.walls._HandWall's ``live``: a slot, read at its offset (else getattr).
+        static Slots<1> wall_slots;
+        static constexpr const char* kWallNames[1] = {"live"};
+        if (wall_slots.of(Py_TYPE(hand_wall), kWallNames) &&
+            slot(hand_wall, wall_slots.at[0]) != nullptr) {
+            wall = slot(hand_wall, wall_slots.at[0]);  // borrowed: the wall holds it
+        } else {
+            static PyObject* s_live = PyUnicode_InternFromString("live");
+            wall_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(hand_wall, s_live));
+            if (!wall_obj) throw py::error_already_set();
+            wall = wall_obj.ptr();
+        }
         if (!PyTuple_CheckExact(wall))
             throw py::type_error("play_moves: the wall's live tiles must be a tuple");
     }
@@ -247,6 +325,16 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         PyList_GET_SIZE(riichi_pos) < seats || PyList_GET_SIZE(riichi_double) < seats ||
         PyList_GET_SIZE(melds) < seats)
         throw py::value_error("play_moves: every per-seat list needs a slot per seat");
+    if (seats > kMaxSeats) return -1;
+    Seat seat_state[kMaxSeats];
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        Seat& st = seat_state[s];
+        st.last_draw = PyList_GET_ITEM(last_draw, s);
+        st.riichi = PyList_GET_ITEM(riichi, s);
+        st.discarded = PyList_GET_ITEM(discarded, s);
+        st.mask_ok = read_mask(PyList_GET_ITEM(disc_mask, s), st.mask);
+    }
+    const SmallInts& small = SmallInts::get();
 
     PyTypeObject* draw_t = reinterpret_cast<PyTypeObject*>(draw_cls);
     PyTypeObject* discard_t = reinterpret_cast<PyTypeObject*>(discard_cls);
@@ -255,9 +343,115 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     const Py_ssize_t n_ev = PyTuple_GET_SIZE(events);
     int last = 0;
     long last_seat = -1, last_tile = -1;
+    PyObject* last_seat_obj = nullptr;  // the last discard's seat and tile (borrowed)
+    PyObject* last_tile_obj = nullptr;
     for (; i < n_ev; ++i) {
+        // The events were built before the replay and are no longer in the nearest
+        // cache: ask for one a few moves ahead (reading each one's type was a fifth of
+        // this loop's own time).
+        if (i + 4 < n_ev) __builtin_prefetch(PyTuple_GET_ITEM(events, i + 4));
         PyObject* ev = PyTuple_GET_ITEM(events, i);
         PyTypeObject* tp = Py_TYPE(ev);
+        if (tp == draw_t || tp == discard_t) {
+            Slots<2>& es = tp == draw_t ? draw_slots : discard_slots;
+            if (!es.of(tp, kEventNames)) break;
+            PyObject* seat_obj = slot(ev, es.at[0]);
+            PyObject* tile_ptr = slot(ev, es.at[1]);  // borrowed: the event holds it
+            if (seat_obj == nullptr || tile_ptr == nullptr) break;
+            bool ints = true;
+            const long s = item_long(seat_obj, ints);
+            const long tile = item_long(tile_ptr, ints);
+            if (!ints || s < 0 || s >= seats || tile < 0 || tile >= 136) break;
+            PyObject* hand = PyList_GET_ITEM(concealed, s);
+            if (!PyList_CheckExact(hand)) break;
+            Seat& st = seat_state[s];
+            if (tp == draw_t) {
+                // moves._moves, a draw: in turn, not rinshan, a live tile left, not seen,
+                // as the rebuilt wall has it.  Anything else is Python's to find.
+                if (s != to_draw || rinshan_due == s || live <= 0) break;
+                if (check_wall) {
+                    if (live_drawn >= PyTuple_GET_SIZE(wall)) break;
+                    bool ok = true;
+                    long expect = item_long(PyTuple_GET_ITEM(wall, live_drawn), ok);
+                    if (!ok || expect != tile) break;
+                }
+                // The last check, so that it can mark the tile: met before, declined as is.
+                if (seen_bytes[tile] != 0) break;
+                seen_bytes[tile] = 1;
+                rinshan_due = -1;
+                live -= 1;
+                live_drawn += 1;
+                append(hand, tile_ptr);
+                st.last_draw = tile_ptr;
+                st.drew = true;
+                drawn_rinshan = false;
+                to_draw = -1;
+                to_act = s;
+                after_call = false;
+                last = 1;
+                last_seat = -1;
+                continue;
+            }
+            // moves._moves, a discard: in turn, the tile held as is, no riichi being
+            // declared, no kan dora due; after riichi only the drawn tile.
+            const bool declaring = riichi_declared == s;
+            if (s != to_act || !dora_ok) break;
+            if (st.riichi != Py_True && st.riichi != Py_False) break;
+            const bool in_riichi = st.riichi == Py_True;
+            if (in_riichi) {
+                bool ok = true;
+                long drawn = item_long(st.last_draw, ok);
+                if (!ok || after_call || tile != drawn) break;
+            }
+            // list.remove's first equal item.
+            bool ok = true;
+            const Py_ssize_t found = find_tile(hand, tile_ptr, tile, ok);
+            if (!ok || found < 0) break;
+            // The riichi discard: it must leave a wait (else Python finds riichi_not_tenpai).
+            if (declaring && riichi_tenpai(hand, found) <= 0) break;
+            PyObject* disc_flag = st.discarded;
+            if (declaring && disc_flag != Py_True && disc_flag != Py_False) break;
+            if (!st.mask_ok) break;
+            remove_at(hand, found);
+            const long kind = tile >> 2;
+            const Py_ssize_t offered = PyList_GET_SIZE(offer_kinds);
+            if (declaring) {
+                set_item(riichi_pos, s, PyLong_FromSsize_t(offered));
+                set_item(riichi_double, s, new_bool(uninterrupted && disc_flag == Py_False));
+            }
+            if (in_riichi && PyList_GET_ITEM(ippatsu, s) != Py_False) {
+                Py_INCREF(Py_False);
+                set_item(ippatsu, s, Py_False);
+            }
+            append(PyList_GET_ITEM(discards, s), tile_ptr);
+            if (!((st.mask >> kind) & 1ULL)) {  // a kind discarded before keeps its int
+                st.mask |= 1ULL << kind;
+                st.mask_set = true;
+            }
+            if (!((th_mask >> kind) & 1ULL)) st.nagashi_off = true;
+            st.last_disc_pos = static_cast<long>(offered);
+            st.pos_set = true;
+            append(offer_seats, seat_obj);
+            PyObject* kind_obj = small.object(kind);
+            if (kind_obj != nullptr) {
+                append(offer_kinds, kind_obj);
+            } else {
+                py::object k = py::reinterpret_steal<py::object>(PyLong_FromLong(kind));
+                if (!k) throw py::error_already_set();
+                append(offer_kinds, k.ptr());
+            }
+            st.discarded = Py_True;
+            st.discarded_set = true;
+            to_act = -1;
+            after_call = false;
+            to_draw = (s + 1) % n;
+            last = 2;
+            last_seat = s;
+            last_tile = tile;
+            last_seat_obj = seat_obj;
+            last_tile_obj = tile_ptr;
+            continue;
+        }
         if (last != 0 && (tp == declare_t || tp == accept_t)) {
             // riichi._riichi_declare / _riichi_accept when they find nothing; never the
             // first event (the table's loop sends only draws and discards here).
@@ -266,7 +460,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             bool ok = true;
             const long s = item_long(slot(ev, rs.at[0]) ? slot(ev, rs.at[0]) : Py_None, ok);
             if (!ok || s < 0 || s >= seats) break;
-            PyObject* flag = PyList_GET_ITEM(riichi, s);
+            Seat& st = seat_state[s];
+            PyObject* flag = st.riichi;
             if (flag != Py_True && flag != Py_False) break;
             const Py_ssize_t n_scores = PyList_GET_SIZE(scores);
             long score = 0;
@@ -285,8 +480,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 if (riichi_declared != s) break;
                 riichi_declared = -1;
                 if (flag == Py_False) {
-                    Py_INCREF(Py_True);
-                    set_item(riichi, s, Py_True);
+                    st.riichi = Py_True;
+                    st.declared = true;
                     Py_INCREF(Py_True);
                     set_item(ippatsu, s, Py_True);
                     py::object seat = py::reinterpret_steal<py::object>(PyLong_FromLong(s));
@@ -327,7 +522,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             bool ids = true;
             for (const long x : t) ids = ids && x >= 0 && x < 136;
             if (!ids || !meld_shape_ok(chi, t[0], t[1], t[2])) break;
-            if (PyList_GET_ITEM(riichi, s) != Py_False) break;
+            if (seat_state[s].riichi != Py_False) break;
             PyObject* seat_melds = PyList_GET_ITEM(melds, s);
             if (!PyList_CheckExact(seat_melds)) break;
             // A pon of a dragon or wind (state._PAO_KINDS) can complete a pao set only
@@ -358,11 +553,9 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             // Remove the later first, so the earlier index still holds.
             const Py_ssize_t hi = at_hand[0] > at_hand[1] ? at_hand[0] : at_hand[1];
             const Py_ssize_t lo = at_hand[0] > at_hand[1] ? at_hand[1] : at_hand[0];
-            if (PyList_SetSlice(hand, hi, hi + 1, nullptr) < 0 ||
-                PyList_SetSlice(hand, lo, lo + 1, nullptr) < 0)
-                throw py::error_already_set();
-            Py_INCREF(Py_False);
-            set_item(nagashi, frm, Py_False);
+            remove_at(hand, hi);
+            remove_at(hand, lo);
+            seat_state[frm].nagashi_off = true;
             append(seat_melds, meld);
             uninterrupted = false;
             for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ippatsu); ++k) {
@@ -378,113 +571,31 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             last_seat = -1;
             continue;
         }
-        if (tp != draw_t && tp != discard_t) break;
-        Slots<2>& es = tp == draw_t ? draw_slots : discard_slots;
-        if (!es.of(tp, kEventNames)) break;
-        PyObject* seat_obj = slot(ev, es.at[0]);
-        PyObject* tile_ptr = slot(ev, es.at[1]);  // borrowed: the event holds it
-        if (seat_obj == nullptr || tile_ptr == nullptr) break;
-        bool ints = true;
-        const long s = item_long(seat_obj, ints);
-        const long tile = item_long(tile_ptr, ints);
-        if (!ints || s < 0 || s >= seats || tile < 0 || tile >= 136) break;
-        py::handle tile_obj(tile_ptr);
-        PyObject* hand = PyList_GET_ITEM(concealed, s);
-        if (!PyList_CheckExact(hand)) break;
-        if (tp == draw_t) {
-            // moves._moves, a draw: in turn, not rinshan, a live tile left, not seen, as
-            // the rebuilt wall has it.  Anything else is Python's to find.
-            if (s != to_draw || rinshan_due == s || live <= 0) break;
-            if (check_wall) {
-                if (live_drawn >= PyTuple_GET_SIZE(wall)) break;
-                bool ok = true;
-                long expect = item_long(PyTuple_GET_ITEM(wall, live_drawn), ok);
-                if (!ok || expect != tile) break;
-            }
-            // The last check, so that it can mark the tile: met before, declined as is.
-            if (seen_bytes[tile] != 0) break;
-            seen_bytes[tile] = 1;
-            rinshan_due = -1;
-            live -= 1;
-            live_drawn += 1;
-            append(hand, tile_obj.ptr());
-            Py_INCREF(tile_obj.ptr());
-            set_item(last_draw, s, tile_obj.ptr());
-            drawn_rinshan = false;
-            to_draw = -1;
-            to_act = s;
-            after_call = false;
-            last = 1;
-        } else {
-            // moves._moves, a discard: in turn, the tile held as is, no riichi being
-            // declared, no kan dora due; after riichi only the drawn tile.
-            const bool declaring = riichi_declared == s;
-            if (s != to_act || !dora_ok) break;
-            const bool in_riichi = PyList_GET_ITEM(riichi, s) == Py_True;
-            if (PyList_GET_ITEM(riichi, s) != Py_True && PyList_GET_ITEM(riichi, s) != Py_False)
-                break;
-            if (in_riichi) {
-                bool ok = true;
-                long drawn = item_long(PyList_GET_ITEM(last_draw, s), ok);
-                if (!ok || after_call || tile != drawn) break;
-            }
-            // list.remove's first equal item: the same int object (tile ids are
-            // CPython's shared small ints) is equal without reading its value.
-            Py_ssize_t found = -1;
-            const Py_ssize_t size = PyList_GET_SIZE(hand);
-            bool ok = true;
-            for (Py_ssize_t j = 0; j < size && ok; ++j) {
-                PyObject* held = PyList_GET_ITEM(hand, j);
-                if (held == tile_ptr || (item_long(held, ok) == tile && ok)) {
-                    found = j;
-                    break;
-                }
-            }
-            if (!ok || found < 0) break;
-            // The riichi discard: it must leave a wait (else Python finds riichi_not_tenpai).
-            if (declaring && riichi_wait(hand, found) <= 0) break;
-            PyObject* disc_flag = PyList_GET_ITEM(discarded, s);
-            if (declaring && disc_flag != Py_True && disc_flag != Py_False) break;
-            PyObject* mask_obj = PyList_GET_ITEM(disc_mask, s);
-            if (!PyLong_CheckExact(mask_obj)) break;
-            unsigned long long mask = PyLong_AsUnsignedLongLong(mask_obj);
-            if (PyErr_Occurred()) {
-                PyErr_Clear();
-                break;
-            }
-            if (PyList_SetSlice(hand, found, found + 1, nullptr) < 0) throw py::error_already_set();
-            const long kind = tile >> 2;
-            if (declaring) {
-                set_item(riichi_pos, s, PyLong_FromSsize_t(PyList_GET_SIZE(offer_kinds)));
-                set_item(riichi_double, s, new_bool(uninterrupted && disc_flag == Py_False));
-            }
-            if (in_riichi) {
-                Py_INCREF(Py_False);
-                set_item(ippatsu, s, Py_False);
-            }
-            append(PyList_GET_ITEM(discards, s), tile_obj.ptr());
-            if (!((mask >> kind) & 1ULL))  // a kind discarded before keeps its int
-                set_item(disc_mask, s, PyLong_FromUnsignedLongLong(mask | (1ULL << kind)));
-            if (!((th_mask >> kind) & 1ULL)) {
-                Py_INCREF(Py_False);
-                set_item(nagashi, s, Py_False);
-            }
-            set_item(last_disc_pos, s, PyLong_FromSsize_t(PyList_GET_SIZE(offer_kinds)));
-            append(offer_seats, seat_obj);
-            py::object kind_obj = py::reinterpret_steal<py::object>(PyLong_FromLong(kind));
-            append(offer_kinds, kind_obj.ptr());
-            Py_INCREF(Py_True);
-            set_item(discarded, s, Py_True);
-            to_act = -1;
-            after_call = false;
-            to_draw = (s + 1) % n;
-            last = 2;
-            last_seat = s;
-            last_tile = tile;
-        }
-        if (last == 1) last_seat = -1;
+        break;
     }
     if (last == 0) return -1;
+    // The seats' items, back in their lists.
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        const Seat& st = seat_state[s];
+        if (st.drew) {
+            Py_INCREF(st.last_draw);
+            set_item(last_draw, s, st.last_draw);
+        }
+        if (st.declared) {
+            Py_INCREF(Py_True);
+            set_item(riichi, s, Py_True);
+        }
+        if (st.discarded_set) {
+            Py_INCREF(Py_True);
+            set_item(discarded, s, Py_True);
+        }
+        if (st.mask_set) set_item(disc_mask, s, PyLong_FromUnsignedLongLong(st.mask));
+        if (st.pos_set) set_item(last_disc_pos, s, PyLong_FromLong(st.last_disc_pos));
+        if (st.nagashi_off) {
+            Py_INCREF(Py_False);
+            set_item(nagashi, s, Py_False);
+        }
+    }
     put(table, at[kToDraw], PyLong_FromLong(to_draw));
     put(table, at[kToAct], PyLong_FromLong(to_act));
     put(table, at[kAfterCall], new_bool(after_call));
@@ -496,7 +607,9 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     put(table, at[kSticks], PyLong_FromLong(sticks));
     put(table, at[kUninterrupted], new_bool(uninterrupted));
     if (last == 2) {  // the run ended on a discard: that is the offer (_OFFER_DISCARD, 0)
-        put(table, at[kLastOffer], Py_BuildValue("(lli)", last_seat, last_tile, 0));
+        py::object zero = py::reinterpret_steal<py::object>(PyLong_FromLong(0));
+        if (!zero) throw py::error_already_set();
+        put(table, at[kLastOffer], PyTuple_Pack(3, last_seat_obj, last_tile_obj, zero.ptr()));
     } else {
         put(table, at[kLastOffer], Py_NewRef(Py_None));
     }
@@ -513,8 +626,11 @@ PyObject* play_moves(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
                 "accept_cls, riichi_cost, call_cls, chi, pon, chi_allowed)");
         const Py_ssize_t i = PyLong_AsSsize_t(args[2]);
         if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
-        const unsigned long long th_mask = PyLong_AsUnsignedLongLong(args[5]);
-        if (PyErr_Occurred()) throw py::error_already_set();
+        unsigned long long th_mask = 0;
+        if (!read_mask(args[5], th_mask)) {  // not an exact int: PyLong's own error
+            th_mask = PyLong_AsUnsignedLongLong(args[5]);
+            if (PyErr_Occurred()) throw py::error_already_set();
+        }
         if (!PyType_Check(args[3]) || !PyType_Check(args[4]))
             throw py::type_error("play_moves: draw_cls and discard_cls must be classes");
         if (!PyType_Check(args[6]) || !PyType_Check(args[7]))

@@ -52,7 +52,10 @@ bool suit_ok(const std::uint8_t* part, int n, bool honors, bool pair) {
 // sets, plus one pair when ``pair`` (waits._suit_waits).  A tile with nothing of its
 // suit within two kinds of it (honors: of its own kind) can join no set or pair, so
 // only the others are tried.
-std::uint32_t suit_waits(const std::uint8_t* part, int n, bool honors, bool pair) {
+// With ``first_only``, the first such position alone (a riichi asks only whether there
+// is a wait).
+std::uint32_t suit_waits(const std::uint8_t* part, int n, bool honors, bool pair,
+                         bool first_only) {
     std::uint8_t c[9];
     std::memcpy(c, part, static_cast<std::size_t>(n));
     std::uint32_t mask = 0;
@@ -65,7 +68,10 @@ std::uint32_t suit_waits(const std::uint8_t* part, int n, bool honors, bool pair
         }
         if (!near) continue;
         ++c[i];
-        if (suit_ok(c, n, honors, pair)) mask |= std::uint32_t{1} << i;
+        if (suit_ok(c, n, honors, pair)) {
+            mask |= std::uint32_t{1} << i;
+            if (first_only) return mask;
+        }
         --c[i];
     }
     return mask;
@@ -102,11 +108,16 @@ bool is_complete(const std::uint8_t* counts) {
     return is_regular_complete(counts) || is_chiitoitsu(counts) || is_kokushi(counts);
 }
 
+// wait_mask, or with ``first_only`` a mask of one of its kinds (the first found; 0 when
+// wait_mask is 0): the same search, stopped at its first wait.
+//
 // As waits.wait_mask: a regular hand of 3n+1 tiles waits either in its one suit of 3m+1
 // tiles (that suit takes the pair, the others only sets) or in one of its two suits of
 // 3m+2 tiles (that one becomes sets, the other holds the pair).  A 13-tile hand may
 // also wait for seven pairs (on its single) or kokushi (on a terminal or honor).
-std::uint64_t wait_mask(const std::uint8_t* counts) {
+namespace {
+
+std::uint64_t waits(const std::uint8_t* counts, bool first_only) {
     int ones[4], twos[4], n_ones = 0, n_twos = 0, total = 0;
     for (int s = 0; s < 4; ++s) {
         const int n = suit_sum(counts, s);
@@ -122,7 +133,8 @@ std::uint64_t wait_mask(const std::uint8_t* counts) {
         return true;
     };
     auto waits_in = [&](int s, bool pair) {
-        return std::uint64_t{suit_waits(counts + kSuitLo[s], kSuitLen[s], s == 3, pair)}
+        return std::uint64_t{suit_waits(counts + kSuitLo[s], kSuitLen[s], s == 3, pair,
+                                        first_only)}
                << kSuitLo[s];
     };
     std::uint64_t mask = 0;
@@ -132,9 +144,12 @@ std::uint64_t wait_mask(const std::uint8_t* counts) {
         const int a = twos[0], b = twos[1];
         if (rest_sets(a, b)) {
             if (suit_ok(counts + kSuitLo[b], kSuitLen[b], b == 3, true)) mask |= waits_in(a, false);
-            if (suit_ok(counts + kSuitLo[a], kSuitLen[a], a == 3, true)) mask |= waits_in(b, false);
+            if ((mask == 0 || !first_only) &&
+                suit_ok(counts + kSuitLo[a], kSuitLen[a], a == 3, true))
+                mask |= waits_in(b, false);
         }
     }
+    if (mask != 0 && first_only) return mask;
     if (total == 13) {
         // waits._special_waits: seven pairs wait on the single of six pairs and a
         // single; kokushi (a hand of terminals and honors only) on those kinds
@@ -158,6 +173,12 @@ std::uint64_t wait_mask(const std::uint8_t* counts) {
     }
     return mask;
 }
+
+}  // namespace
+
+std::uint64_t wait_mask(const std::uint8_t* counts) { return waits(counts, false); }
+
+bool has_wait(const std::uint8_t* counts) { return waits(counts, true) != 0; }
 
 bool count_tiles(const long* ids, long n, std::uint8_t* counts) {
     std::memset(counts, 0, kNumKinds);

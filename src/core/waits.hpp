@@ -28,6 +28,10 @@ bool is_complete(const std::uint8_t* counts);
 // kind k makes the hand complete (Tenhou's tenpai: the mask is not zero).
 std::uint64_t wait_mask(const std::uint8_t* counts);
 
+// wait_mask(counts) != 0 (tenpai), its search stopped at the first wait found: what a
+// riichi discard asks (replay.cpp), for about half the work.
+bool has_wait(const std::uint8_t* counts);
+
 // counts34 of tile ids 0-135 into ``counts`` (34 entries); false (counts undefined)
 // when an id is outside 0-135 or a kind comes more than four times.
 bool count_tiles(const long* ids, long n, std::uint8_t* counts);
