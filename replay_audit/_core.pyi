@@ -354,3 +354,20 @@ def column_buffers(
     without nulls), null count, data, offsets (strings only); None if the core
     declines (an int beyond 64 bits, a str UTF-8 cannot encode, a value of another
     kind)."""
+
+# ------------------------------ a game's three fact tables in one walk (src/core/file_facts.cpp)
+
+def file_facts(
+    hands: tuple[Any, ...],
+    n: int,
+    ctx: tuple[Any, ...],
+    fallback: Callable[[Any], list[dict[str, Any]]],
+    game_ctx: tuple[Any, ...],
+    /,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] | None:
+    """``(hand facts, game facts, score history)`` of a game, as
+    ``stats.file_facts.py_file_facts`` gives them (the same dicts, keys in the same
+    order), in one walk over its hands; ``ctx`` and ``fallback`` as ``game_rows``
+    takes them, ``game_ctx`` as ``stats.file_facts`` builds it.  None if it declines
+    the game (then Python writes the three); a TypeError if a context is not of its
+    shape or its keys are not the tables' columns."""
