@@ -92,9 +92,16 @@ def file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
         "hanchan": meta.hanchan,
         "hands": len(game.hands),
         "complete": complete,
-        **dict.fromkeys(GAME_KEYS[10:16]),
+        "seat": None,  # this column and the ones without a value here: the core's
+        "name": None,
+        "final_score": None,
+        "final_points": None,
+        "place": None,
+        "bust": None,
         "lobby": lobby(game, rules),
-        **dict.fromkeys(GAME_KEYS[17:]),
+        "dealer_streak": None,
+        "rate": None,
+        "rate_change": None,
     }
     game_ctx = (
         _SCORE_KEYS,
