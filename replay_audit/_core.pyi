@@ -369,3 +369,20 @@ def audit_hands(
     by ``id``, the scores after the last hand and how it ended (the ``_Outcome``
     values in order); None, nothing written, for anything else.  ``ctx``:
     ``auditing.game._hands_context``."""
+
+# ------------------------------ a game's three fact tables in one walk (src/core/file_facts.cpp)
+
+def file_facts(
+    hands: tuple[Any, ...],
+    n: int,
+    ctx: tuple[Any, ...],
+    fallback: Callable[[Any], list[dict[str, Any]]],
+    game_ctx: tuple[Any, ...],
+    /,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] | None:
+    """``(hand facts, game facts, score history)`` of a game, as
+    ``stats.file_facts.py_file_facts`` gives them (the same dicts, keys in the same
+    order), in one walk over its hands; ``ctx`` and ``fallback`` as ``game_rows``
+    takes them, ``game_ctx`` as ``stats.file_facts`` builds it.  None if it declines
+    the game (then Python writes the three); a TypeError if a context is not of its
+    shape or its keys are not the tables' columns."""

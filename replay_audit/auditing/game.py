@@ -277,8 +277,17 @@ def audit_game(
 def _game_row(
     game: Game, rules: RuleSet, findings: list[Finding], hands: list[dict[str, Any]]
 ) -> dict[str, Any]:
+    """The ``games`` row: one dict display (its per-seat columns written out, not
+    built in a loop of formatted keys), the findings counted once."""
     meta = game.meta
-    row: dict[str, Any] = {
+    problems = _problems(findings)
+    owari = game.owari
+    shown = meta.players if owari is not None else 0  # seats with final values
+    scores = owari.scores if owari is not None else ()
+    points = owari.points if owari is not None else ()
+    names: list[str | None] = [p.name for p in game.players[:4]]
+    names += [None] * (4 - len(names))
+    return {
         "file": meta.source,
         "log_id": meta.log_id,
         "format": meta.format,
@@ -290,19 +299,22 @@ def _game_row(
         "date": meta.date,
         "hands": len(game.hands),
         "results": len(hands),
-        "findings": _problems(findings),
-        "notes": len(findings) - _problems(findings),
-        "status": "mismatch" if _problems(findings) else "ok",
+        "findings": problems,
+        "notes": len(findings) - problems,
+        "status": "mismatch" if problems else "ok",
+        "name0": names[0],
+        "final_score0": scores[0] if shown > 0 else None,
+        "final_points0": points[0] if shown > 0 else None,
+        "name1": names[1],
+        "final_score1": scores[1] if shown > 1 else None,
+        "final_points1": points[1] if shown > 1 else None,
+        "name2": names[2],
+        "final_score2": scores[2] if shown > 2 else None,
+        "final_points2": points[2] if shown > 2 else None,
+        "name3": names[3],
+        "final_score3": scores[3] if shown > 3 else None,
+        "final_points3": points[3] if shown > 3 else None,
     }
-    for s in range(4):
-        row[f"name{s}"] = game.players[s].name if s < len(game.players) else None
-        if game.owari is not None and s < meta.players:
-            row[f"final_score{s}"] = game.owari.scores[s]
-            row[f"final_points{s}"] = game.owari.points[s]
-        else:
-            row[f"final_score{s}"] = None
-            row[f"final_points{s}"] = None
-    return row
 
 
 def _finding_row(f: Finding) -> dict[str, Any]:

@@ -57,7 +57,7 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
     ``complete=False`` with empty final columns, so per-game statistics skip it.
     """
     rules = game_rules(game)
-    gtype = game_type(game)
+    gtype = game_type(game, rules)
     meta = game.meta
     n = meta.players
     owari = game.owari
@@ -68,8 +68,8 @@ def game_facts(game: Game) -> list[dict[str, Any]]:
     known_rates = [r for r in rates if r is not None]
     rated = complete and len(known_rates) == n  # every seat has a rate
     # per game, not per seat: the platform and lobby read the rules again
-    game_platform = platform(game)
-    lobby_name = lobby(game)
+    game_platform = platform(game, rules)
+    lobby_name = lobby(game, rules)
     hands = len(game.hands)
     date = meta.date  # a property that parses the log id: once per game
     rows = []
@@ -159,16 +159,23 @@ def score_history(game: Game) -> list[dict[str, Any]]:
     core = CORE_SCORES
     got = core(game.hands, file, log_id, names, _SCORE_KEYS) if core is not None else None
     rows = got if got is not None else py_score_rows(game.hands, file, log_id, names)
-    final: tuple[int, ...] = ()
-    if game.owari is not None:
-        final = game.owari.scores
-    elif game.hands and game.hands[-1].results:
-        last = game.hands[-1].results[-1]
-        if last.scores_before and last.deltas:
-            final = tuple(b + d for b, d in zip(last.scores_before, last.deltas, strict=False))
+    final = final_scores(game)
     if final:
         rows += _score_rows(len(game.hands), "final", final, file, log_id, names)
     return rows
+
+
+def final_scores(game: Game) -> tuple[int, ...]:
+    """The scores of the score history's ``final`` rows: the ``owari`` scores, or
+    when the game has none, the last result's recorded scores plus its deltas;
+    empty when neither is known (then there are no ``final`` rows)."""
+    if game.owari is not None:
+        return game.owari.scores
+    if game.hands and game.hands[-1].results:
+        last = game.hands[-1].results[-1]
+        if last.scores_before and last.deltas:
+            return tuple(b + d for b, d in zip(last.scores_before, last.deltas, strict=False))
+    return ()
 
 
 def py_score_rows(

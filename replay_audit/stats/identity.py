@@ -64,27 +64,29 @@ def game_rules(game: Game) -> RuleSet:
     return rules
 
 
-def game_type(game: Game) -> str:
+def game_type(game: Game, rules: RuleSet | None = None) -> str:
     """Group key for statistics: preset name plus length, e.g. ``tenhou-4p-hanchan``,
     ``tenhou-4p-tonpuu``, ``tenhou-3p-hanchan``, ``majsoul-4p-hanchan``.
 
     Hanchan, tonpuusen and sanma (and the special presets: Toutenkou, ratio
-    tables) must never be pooled (stats.md §1.4.7)."""
+    tables) must never be pooled (stats.md §1.4.7).  ``rules``: the game's
+    ``game_rules``, when the caller has them already (they are looked up again
+    otherwise); the same for ``platform`` and ``lobby``."""
     length = "hanchan" if game.meta.hanchan else "tonpuu"
-    return f"{game_rules(game).name}-{length}"
+    return f"{(rules or game_rules(game)).name}-{length}"
 
 
-def platform(game: Game) -> str:
-    return "majsoul" if game_rules(game).name.startswith("majsoul") else "tenhou"
+def platform(game: Game, rules: RuleSet | None = None) -> str:
+    return "majsoul" if (rules or game_rules(game)).name.startswith("majsoul") else "tenhou"
 
 
-def lobby(game: Game) -> str | None:
+def lobby(game: Game, rules: RuleSet | None = None) -> str | None:
     """Tenhou's ranked lobby (``ippan``/``joukyuu``/``tokujou``/``houou``),
     ``private`` for a private lobby (GO ``lobby`` > 0), None when the log does
     not say or is not a Tenhou game.  Picks the stable-dan pt table
     (``tenhou_rank``)."""
     meta = game.meta
-    if platform(game) != "tenhou":
+    if platform(game, rules) != "tenhou":
         return None
     if meta.lobby:
         return "private"

@@ -34,4 +34,15 @@ PyObject* game_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) n
 // HandLog as known (its ``index`` and ``scores`` slots) or its scores not a tuple.
 PyObject* score_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// _core.file_facts(hands, n, ctx, fallback, game_ctx): a game's three fact tables in one
+// walk over its hands (file_facts.cpp), as the tuple ``(hand facts, game facts, score
+// history)`` of replay_audit.stats.facts.hand_facts, stats.game_facts.game_facts and
+// score_history: the same dicts, keys in the same order.  ``ctx`` is game_rows'
+// (``fallback`` answers the hands it declines); ``game_ctx``: ``(score history keys, the
+// game facts' row with the game's values, its keys, the final scores and points when the
+// game is complete else None, each seat's rate, the table's average rate when the game is
+// rated else None, the place scores, the rate factor, the score history's final
+// scores)``.  None when it declines the game: then Python writes the three.
+PyObject* file_facts(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
 }  // namespace replay_audit::core

@@ -53,6 +53,7 @@ constexpr long kYakuUra = 53;
 
 // The per-game context game_rows is given: stats.facts.hand_facts' ``ctx`` tuple.
 enum Ctx { kBase, kNames, kCost, kClassesArg, kKindsArg, kKeys, kAbortiveKinds, kCtxSize };
+static_assert(kCtxSize == kRowsCtxSize, "facts_scan.hpp's context size");
 
 // Named slots of one class, found once per class (the class is held, as facts.cpp does).
 template <int N>
@@ -321,14 +322,6 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
                        : abortive          ? results.abortive
                        : exhaustive_draw   ? results.exhaustive
                                            : results.none;
-    PyObject* hand_row = PyDict_Copy(base);
-    if (hand_row == nullptr) throw py::error_already_set();
-    py::object hand_owner = py::reinterpret_steal<py::object>(hand_row);
-    w.put(hand_row, kHandIndex, index);
-    w.put(hand_row, kLabel, label);
-    w.put(hand_row, kResult, result);
-    if (result == results.exhaustive) w.put_true(hand_row, kExhaustiveDraw);
-    else if (result == results.abortive) w.put_true(hand_row, kAbortive);
 
     PyObject* dealt = scan.dealt.ptr();
     const Py_ssize_t n_dealt = PyList_GET_SIZE(dealt);
@@ -336,9 +329,16 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
     if (out == nullptr) throw py::error_already_set();
     py::object out_owner = py::reinterpret_steal<py::object>(out);
     for (long s = 0; s < n; ++s) {
-        PyObject* row = PyDict_Copy(hand_row);  // every column, in order, at its default
+        // every column, in order, at its default; the hand's own values written per row
+        // (cheaper than a copy of a hand row per hand: a 47-key dict each)
+        PyObject* row = PyDict_Copy(base);
         if (row == nullptr) throw py::error_already_set();
         PyList_SET_ITEM(out, s, row);
+        w.put(row, kHandIndex, index);
+        w.put(row, kLabel, label);
+        w.put(row, kResult, result);
+        if (result == results.exhaustive) w.put_true(row, kExhaustiveDraw);
+        else if (result == results.abortive) w.put_true(row, kAbortive);
         const Row& r = rows[s];
         const Facts& f = scan.facts[s];
         w.put_long(row, kSeat, s);
@@ -399,49 +399,63 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
 
 }  // namespace
 
-namespace {
-
-// The rows of every hand of ``hands``: each hand's from rows_of, or from ``fallback(hand)``
-// (Python's reference) when rows_of declines it or the hand is not a HandLog as known.
-PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
+void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObject* const* ctx,
+                                    PyObject* fallback, PyObject* label) {
     static NamedSlots<4> hand_slots;
     static const char* const hand_names[4] = {"events", "haipai", "index", "dealer"};
     enum { hEvents, hHaipai, hIndex, hDealer };
-    py::list out;
-    const Py_ssize_t count = PyTuple_GET_SIZE(hands);
-    for (Py_ssize_t i = 0; i < count; ++i) {
-        PyObject* hand = PyTuple_GET_ITEM(hands, i);
-        py::object got;
-        if (hand_slots.of(Py_TYPE(hand), hand_names)) {
-            PyObject* events = slot_of_hand(hand, hand_slots.at[hEvents]);
-            PyObject* haipai = slot_of_hand(hand, hand_slots.at[hHaipai]);
-            PyObject* index = slot_of_hand(hand, hand_slots.at[hIndex]);
-            PyObject* dealer = slot_of_hand(hand, hand_slots.at[hDealer]);
-            if (events != nullptr && haipai != nullptr && index != nullptr && dealer != nullptr &&
-                PyTuple_CheckExact(events) && PyTuple_CheckExact(haipai) &&
-                PyLong_CheckExact(dealer)) {
-                PyObject* label = hand_label(hand);
+    py::object got;
+    if (hand_slots.of(Py_TYPE(hand), hand_names)) {
+        PyObject* events = slot_of_hand(hand, hand_slots.at[hEvents]);
+        PyObject* haipai = slot_of_hand(hand, hand_slots.at[hHaipai]);
+        PyObject* index = slot_of_hand(hand, hand_slots.at[hIndex]);
+        PyObject* dealer = slot_of_hand(hand, hand_slots.at[hDealer]);
+        if (events != nullptr && haipai != nullptr && index != nullptr && dealer != nullptr &&
+            PyTuple_CheckExact(events) && PyTuple_CheckExact(haipai) &&
+            PyLong_CheckExact(dealer)) {
+            py::object label_owner;
+            if (label == nullptr) {
+                label = hand_label(hand);
                 if (label == nullptr) throw py::error_already_set();
-                py::object label_owner = py::reinterpret_steal<py::object>(label);
-                int overflow = 0;
-                const long seat = PyLong_AsLongAndOverflow(dealer, &overflow);
-                if (overflow == 0) {
-                    try {
-                        got = py::reinterpret_steal<py::object>(
-                            rows_of(events, haipai, n, index, label, seat, ctx));
-                    } catch (const Declined&) {
-                    }
+                label_owner = py::reinterpret_steal<py::object>(label);
+            }
+            int overflow = 0;
+            const long seat = PyLong_AsLongAndOverflow(dealer, &overflow);
+            if (overflow == 0) {
+                try {
+                    got = py::reinterpret_steal<py::object>(
+                        rows_of(events, haipai, n, index, label, seat, ctx));
+                } catch (const Declined&) {
                 }
             }
         }
-        if (!got) {
-            PyObject* rows = PyObject_CallOneArg(fallback, hand);
-            if (rows == nullptr) throw py::error_already_set();
-            got = py::reinterpret_steal<py::object>(rows);
-        }
-        const Py_ssize_t end = PyList_GET_SIZE(out.ptr());
-        if (PyList_SetSlice(out.ptr(), end, end, got.ptr()) < 0) throw py::error_already_set();
     }
+    if (!got) {
+        PyObject* rows = PyObject_CallOneArg(fallback, hand);
+        if (rows == nullptr) throw py::error_already_set();
+        got = py::reinterpret_steal<py::object>(rows);
+    }
+    const Py_ssize_t end = PyList_GET_SIZE(out);
+    if (PyList_SetSlice(out, end, end, got.ptr()) < 0) throw py::error_already_set();
+}
+
+bool facts_detail::check_rows_ctx(PyObject* ctx) {
+    if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != kCtxSize) {
+        PyErr_SetString(PyExc_TypeError, "game_rows: the context must be a 7-tuple");
+        return false;
+    }
+    PyObject* const* c = &PyTuple_GET_ITEM(ctx, 0);
+    return check_classes(c[kClassesArg], c[kKindsArg]) && check_keys(c[kKeys]);
+}
+
+namespace {
+
+// The rows of every hand of ``hands``, in order (append_hand_rows).
+PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
+    py::list out;
+    const Py_ssize_t count = PyTuple_GET_SIZE(hands);
+    for (Py_ssize_t i = 0; i < count; ++i)
+        append_hand_rows(out.ptr(), PyTuple_GET_ITEM(hands, i), n, ctx, fallback, nullptr);
     return out.release().ptr();
 }
 
@@ -453,12 +467,8 @@ PyObject* game_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
         return nullptr;
     }
     PyObject* ctx = args[2];
-    if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != kCtxSize) {
-        PyErr_SetString(PyExc_TypeError, "game_rows: the context must be a 7-tuple");
-        return nullptr;
-    }
+    if (!check_rows_ctx(ctx)) return nullptr;
     PyObject* const* c = &PyTuple_GET_ITEM(ctx, 0);
-    if (!check_classes(c[kClassesArg], c[kKindsArg]) || !check_keys(c[kKeys])) return nullptr;
     PyObject* hands = args[0];
     if (!PyTuple_CheckExact(hands) || !PyLong_CheckExact(args[1])) Py_RETURN_NONE;
     int overflow = 0;

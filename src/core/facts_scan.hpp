@@ -8,7 +8,11 @@
 
 #include "py_errors.hpp"  // Declined: the core declines a hand, Python answers it
 
-namespace replay_audit::core::facts_detail {
+// Hidden, as pybind11's own namespace is: Scan holds pybind11 objects, and a type of
+// default visibility with fields of hidden types draws -Wattributes (the core is built with
+// -fvisibility=hidden, where it did not show; a build without that flag warned).
+namespace replay_audit::core {
+namespace facts_detail __attribute__((visibility("hidden"))) {
 
 constexpr int kMaxSeats = 4;
 
@@ -50,4 +54,17 @@ void scan_hand(Scan& out, PyObject* events, long n, PyObject* haipai, PyObject* 
 // false with a TypeError set.
 bool check_classes(PyObject* classes, PyObject* kinds);
 
-}  // namespace replay_audit::core::facts_detail
+// The hand-facts rows of ``hand`` (a HandLog) appended to the list ``out``: the core's
+// (facts_rows.cpp), or ``fallback(hand)``'s when it declines the hand.  ``ctx`` points at
+// game_rows' context tuple's items (checked by the caller); ``label`` is the hand's label
+// (borrowed), or nullptr to read it here.  Throws pybind11::error_already_set.
+void append_hand_rows(PyObject* out, PyObject* hand, long n, PyObject* const* ctx,
+                      PyObject* fallback, PyObject* label);
+
+// The context tuple game_rows takes: its size, and true if fit, else false with a
+// TypeError set (the classes, meld kinds and keys checked).
+constexpr Py_ssize_t kRowsCtxSize = 7;
+bool check_rows_ctx(PyObject* ctx);
+
+}  // namespace facts_detail
+}  // namespace replay_audit::core

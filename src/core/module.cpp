@@ -507,4 +507,15 @@ PYBIND11_MODULE(_core, m) {
 
     // --------------------------------- the auditor's hands of a game (auditing/game.py)
     core::def_auditor_hands(m);  // hand_audit.hpp
+
+    // ------------------------------------ a game's three fact tables in one walk (facts.hpp)
+    static PyMethodDef file_facts_def = {
+        "file_facts",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::file_facts)),
+        METH_FASTCALL,
+        "file_facts(hands, n, ctx, fallback, game_ctx): (hand facts, game facts, score history)\n"
+        "of a game, as replay_audit.stats.file_facts.py_file_facts gives them, or None if the\n"
+        "core declines the game."};
+    m.add_object("file_facts",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&file_facts_def, nullptr, m.ptr())));
 }

@@ -1,0 +1,124 @@
+"""A game's three fact tables at once, as the audit stores them for each file.
+
+``file_facts`` gives what ``stats.facts.hand_facts``, ``stats.game_facts.game_facts``
+and ``stats.game_facts.score_history`` give (``py_file_facts``, the reference), from
+one call into the compiled core (``_core.file_facts``, ``src/core/file_facts.cpp``),
+which walks the hands once for the three and writes each hand's label once.  The
+game's identity (rules, game type, player keys) is looked up once here instead of
+once per table.  ``tests/test_core_file_facts.py`` holds the two equal, row for row
+and key for key, over the shared corpus.
+
+Must not: aggregate, read files or render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from replay_audit.model.events import ABORTIVE_KINDS, Game, HandLog
+from replay_audit.native import _core
+from replay_audit.stats.facts import _KEYS, _ROW, _facts_for_hand, hand_facts
+from replay_audit.stats.game_facts import _SCORE_KEYS, final_scores, game_facts, score_history
+from replay_audit.stats.identity import game_rules, game_type, lobby, platform, player_key
+from replay_audit.stats.scan import EVENT_CLASSES, MELD_KINDS
+from replay_audit.stats.tenhou_rank import RATE_FACTOR, RATE_PLACE_SCORES
+
+Rows = list[dict[str, Any]]
+
+GAME_KEYS = (
+    "file",
+    "log_id",
+    "date",
+    "game_type",
+    "platform",
+    "rules",
+    "players",
+    "hanchan",
+    "hands",
+    "complete",
+    "seat",
+    "name",
+    "final_score",
+    "final_points",
+    "place",
+    "bust",
+    "lobby",
+    "dealer_streak",
+    "rate",
+    "rate_change",
+)
+"""The game facts' columns, in ``game_facts``' order (the core checks them)."""
+
+CORE_FACTS: Callable[..., tuple[Rows, Rows, Rows] | None] | None = (
+    getattr(_core, "file_facts", None) if _core is not None else None
+)
+"""The core's ``file_facts`` (None: a stale build, no core, or switched off by a test)."""
+
+
+def py_file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
+    """The reference: ``(hand_facts(game), game_facts(game), score_history(game))``."""
+    return hand_facts(game), game_facts(game), score_history(game)
+
+
+def file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
+    """``(hand facts, game facts, score history)`` of ``game``: ``py_file_facts``'
+    rows (the same dicts, keys in the same order), from the core when it takes the
+    game (its hands that the core declines are written by ``_facts_for_hand``)."""
+    core = CORE_FACTS
+    meta = game.meta
+    n = meta.players
+    if core is None or n not in RATE_PLACE_SCORES:
+        return py_file_facts(game)
+    rules = game_rules(game)
+    gtype = game_type(game, rules)
+    names = tuple(player_key(game, s) for s in range(n))
+    cost = rules.riichi_cost
+    base = {**_ROW, "file": meta.source, "log_id": meta.log_id, "game_type": gtype}
+    ctx = (base, names, cost, EVENT_CLASSES, MELD_KINDS, _KEYS, ABORTIVE_KINDS)
+    owari = game.owari
+    complete = owari is not None and len(owari.scores) >= n
+    rates = tuple(p.rate for p in game.players[:n])
+    known = [r for r in rates if r is not None]
+    rated = complete and len(known) == n  # as game_facts: every seat has a rate
+    row = {
+        "file": meta.source,
+        "log_id": meta.log_id,
+        "date": meta.date,
+        "game_type": gtype,
+        "platform": platform(game, rules),
+        "rules": rules.name,
+        "players": n,
+        "hanchan": meta.hanchan,
+        "hands": len(game.hands),
+        "complete": complete,
+        "seat": None,  # this column and the ones without a value here: the core's
+        "name": None,
+        "final_score": None,
+        "final_points": None,
+        "place": None,
+        "bust": None,
+        "lobby": lobby(game, rules),
+        "dealer_streak": None,
+        "rate": None,
+        "rate_change": None,
+    }
+    game_ctx = (
+        _SCORE_KEYS,
+        row,
+        GAME_KEYS,
+        owari.scores if complete and owari else None,
+        owari.points if complete and owari else None,
+        rates,
+        sum(known) / len(known) if rated else None,  # tenhou_rank.rate_change's average
+        RATE_PLACE_SCORES[n],
+        RATE_FACTOR,
+        final_scores(game),
+    )
+    listed = list(names)
+
+    def fallback(hand: HandLog) -> Rows:
+        return _facts_for_hand(hand, n, base, listed, cost)
+
+    got = core(game.hands, n, ctx, fallback, game_ctx)
+    return got if got is not None else py_file_facts(game)
