@@ -354,3 +354,17 @@ def column_buffers(
     without nulls), null count, data, offsets (strings only); None if the core
     declines (an int beyond 64 bits, a str UTF-8 cannot encode, a value of another
     kind)."""
+
+# one hand's event loop (src/core/replay_hand.cpp)
+def run_hand(
+    table: Any,
+    events: tuple[Any, ...],
+    play: Any,
+    checks: Any,
+    make: Any,
+    classes: tuple[Any, ...],
+    riichi_cost: int,
+    chi_allowed: bool,
+) -> Any:
+    """An XML hand's events played on the replay table as
+    ``replay_audit.replay.table._Table.run`` plays them (its reference); the HandReplay."""

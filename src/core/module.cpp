@@ -31,6 +31,7 @@
 #include "game.hpp"
 #include "mjlog.hpp"
 #include "replay.hpp"
+#include "replay_hand.hpp"
 #include "score_bindings.hpp"
 #include "scoring.hpp"
 #include "sha512.hpp"
@@ -503,4 +504,15 @@ PYBIND11_MODULE(_core, m) {
         "for pyarrow.Array.from_buffers, or None if the core declines it."};
     m.add_object("column_buffers",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&column_buffers_def, nullptr, m.ptr())));
+
+    // ------------------------------------------------ one hand's event loop (replay_hand.hpp)
+    static PyMethodDef run_hand_def = {
+        "run_hand",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::run_hand)),
+        METH_FASTCALL,
+        "run_hand(table, events, play, checks, make, classes, riichi_cost, chi_allowed): an XML\n"
+        "hand's events played on the replay table (replay_audit.replay.table._Table.run, its\n"
+        "reference), the rooms it does not play itself called back; the HandReplay."};
+    m.add_object("run_hand",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_hand_def, nullptr, m.ptr())));
 }
