@@ -368,3 +368,16 @@ def run_hand(
 ) -> Any:
     """An XML hand's events played on the replay table as
     ``replay_audit.replay.table._Table.run`` plays them (its reference); the HandReplay."""
+
+def hand_walls(
+    stream: Any,
+    cache: list[Any],
+    hands: tuple[Any, ...],
+    plans: tuple[Any, ...],
+    limit: int,
+    make: Any,
+    wall_cls: type,
+) -> list[Any]:
+    """Each hand's wall (``make(wall_cls, dora, ura, live, rinshan)``) from the game's
+    wall stream where its deal is the wall's as dealt; NotImplemented where
+    ``replay_audit.replay.walls._WallSource.for_hand`` (its reference) decides."""

@@ -1,10 +1,11 @@
-"""The compiled core's event loop of a hand (``_core.run_hand``) gives exactly the replay
-that ``_Table.run``'s own Python loop gives, with every other share of the core (moves,
-win checks, values, the tiles met at the deal) the same in both: the same
-``HandReplay`` values on every game of the shared corpus, on the fixtures, and on
-corpus games whose moves, riichi, calls and wins were damaged at random (so the loop
-meets every event it hands back to the Python rooms, and every win it must leave to
-``_win``).  The comparison is shown to fail for a loop that skips an event kind.
+"""The compiled core's event loop of a hand (``_core.run_hand``) and its walls of a game
+(``_core.hand_walls``) give exactly the replay that ``_Table.run``'s own Python loop and
+``_WallSource.for_hand`` give, with every other share of the core (moves, win checks,
+values, the tiles met at the deal) the same in both: the same ``HandReplay`` values on
+every game of the shared corpus, on the fixtures, and on corpus games whose moves,
+riichi, calls and wins were damaged at random (so the loop meets every event it hands
+back to the Python rooms, and every win it must leave to ``_win``).  The comparison is
+shown to fail for a loop that skips an event kind and for walls given to the wrong hand.
 """
 
 from __future__ import annotations
@@ -19,21 +20,25 @@ import pytest
 from replay_audit.model.events import Game, NewDora, RecordedWin
 from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
-from replay_audit.replay import results, table
+from replay_audit.replay import results, table, walls
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay
 from tests.conftest import FIXTURES
 from tests.test_core_replay import _damage, _damage_riichi, _first_phoenix_game
 
-pytestmark = pytest.mark.skipif(table.CORE_RUN is None, reason="no compiled core")
+pytestmark = pytest.mark.skipif(
+    table.CORE_RUN is None or walls.CORE_HAND_WALLS is None, reason="no compiled core"
+)
 
 
 def _both(game: Game, monkeypatch: pytest.MonkeyPatch) -> tuple[GameReplay, GameReplay]:
-    """The replay with the core's loop and with ``_Table.run``'s Python loop."""
+    """The replay with the core's loop and walls, and with ``_Table.run``'s Python loop
+    and ``for_hand``'s walls."""
     rules = rules_for_go_type(game.meta.go_type)
     with_core = replay_game(game, rules)
     with monkeypatch.context() as m:
         m.setattr(table, "CORE_RUN", None)
+        m.setattr(walls, "CORE_HAND_WALLS", None)
         reference = replay_game(game, rules)
     return with_core, reference
 
@@ -48,8 +53,14 @@ def test_the_core_loop_replays_as_the_python_loop_on_the_whole_corpus(
     corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert len(corpus_games) > 2000
+    made = 0
     for game in corpus_games.values():
         _same(game, monkeypatch)
+        got = walls._WallSource(game).for_hands(game.hands)
+        want = [walls._WallSource(game).for_hand(h) for h in game.hands]
+        assert got == want, game.meta.source
+        made += sum(w is not None for w in got)
+    assert made > 20000  # the walls were rebuilt, not all left out alike
 
 
 def test_the_core_loop_replays_as_the_python_loop_on_the_fixtures(
@@ -155,3 +166,21 @@ def test_a_table_the_core_loop_cannot_read_is_an_error_not_a_crash() -> None:
         run(object(), (), None, None, None, table._RUN_CLASSES, 1000, True)
     with pytest.raises(TypeError):
         run(object(), (), None, None, None, (), 1000, True)
+
+
+def test_the_comparison_fails_for_walls_given_to_the_wrong_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A core that gives each hand the next hand's wall (its deal then differs, so no
+    wall is checked, and the draws are not) is caught on the first Phoenix game."""
+    game = _first_phoenix_game()
+    hand_walls = walls.CORE_HAND_WALLS
+    assert hand_walls is not None
+
+    def shifted(*args: Any) -> Any:
+        got = hand_walls(*args)
+        return [*got[1:], None]
+
+    monkeypatch.setattr(walls, "CORE_HAND_WALLS", shifted)
+    with pytest.raises(AssertionError):
+        _same(game, monkeypatch)

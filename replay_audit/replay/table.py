@@ -100,7 +100,7 @@ from replay_audit.replay.moves import _CHI, _PON
 from replay_audit.replay.results import _Results
 from replay_audit.replay.state import _TH_MASK
 from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
-from replay_audit.replay.walls import _WallSource
+from replay_audit.replay.walls import _HandWall, _WallSource
 from replay_audit.scoring.context import WinContext
 
 __all__ = [
@@ -158,8 +158,10 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
     # The core's loop called here for each hand, its arguments found once a game (what
     # ``replay_hand`` and ``_Table.run`` do, less two calls a hand).
     core = _core_run(game, rules)
-    for hand in game.hands:
-        table = _set_table(game, hand, rules, walls)
+    logs = game.hands
+    walls_of = walls.for_hands(logs) if walls is not None else [None] * len(logs)
+    for hand, wall in zip(logs, walls_of, strict=True):
+        table = _set_table(game, hand, rules, walls, wall)
         done = table.run() if core is None else core[0](table, hand.events, *core[1])
         out.append(done)
         if done.findings:
@@ -186,13 +188,15 @@ def replay_hand(
 ) -> HandReplay:
     """Replay one hand; ``walls`` is the game's wall source (``replay_game`` makes
     one; without it the hand is replayed with no wall)."""
-    return _set_table(game, hand, rules, walls).run()
-
-
-def _set_table(game: Game, hand: HandLog, rules: RuleSet, walls: _WallSource | None) -> _Table:
-    """The table of one hand at its deal, with its wall (and a finding if the game's
-    seed gives none that matches the deal)."""
     wall = walls.for_hand(hand) if walls is not None else None
+    return _set_table(game, hand, rules, walls, wall).run()
+
+
+def _set_table(
+    game: Game, hand: HandLog, rules: RuleSet, walls: _WallSource | None, wall: _HandWall | None
+) -> _Table:
+    """The table of one hand at its deal, with its wall (``walls.for_hand(hand)``; a
+    finding if the game's seed gives none that matches the deal)."""
     table = _Table(game, hand, rules, wall)
     if wall is None and walls is not None and walls.usable and walls.seeded(hand):
         table._find(

@@ -515,4 +515,13 @@ PYBIND11_MODULE(_core, m) {
         "reference), the rooms it does not play itself called back; the HandReplay."};
     m.add_object("run_hand",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_hand_def, nullptr, m.ptr())));
+    static PyMethodDef hand_walls_def = {
+        "hand_walls",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_walls)),
+        METH_FASTCALL,
+        "hand_walls(stream, cache, hands, plans, limit, make, wall_cls): each hand's wall\n"
+        "from the game's wall stream where its deal is the wall's as dealt, NotImplemented\n"
+        "where replay_audit.replay.walls._WallSource.for_hand (its reference) decides."};
+    m.add_object("hand_walls",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_walls_def, nullptr, m.ptr())));
 }

@@ -20,4 +20,14 @@ namespace replay_audit::core {
 // METH_FASTCALL function, once a hand.
 PyObject* run_hand(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// _core.hand_walls(stream, cache, hands, plans, limit, make, wall_cls): the walls of a
+// game's hands (replay_audit.replay.walls._WallSource.for_hand's usual case) in one call:
+// for each hand with no INIT shuffle of its own whose wall ``cache[hand.index]`` (the
+// wall ``stream`` gives next appended to ``cache`` while it is short of it and under
+// ``limit``) has the hand's deal as dealt (hand_wall with ``plans[hand.dealer]``), that
+// wall as ``make(wall_cls, dora, ura, live, rinshan)``; NotImplemented for every other
+// hand, which ``for_hand`` then decides.  A list, one entry per hand.  In
+// replay_walls.cpp.
+PyObject* hand_walls(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
 }  // namespace replay_audit::core
