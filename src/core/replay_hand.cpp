@@ -262,7 +262,16 @@ py::object plain_win(PyObject* table, PyObject* r, PyObject* checks, PyObject* m
         Py_INCREF(win_tile);
         PyList_SET_ITEM(tiles.ptr(), k, win_tile);
     }
-    py::object win_tile_held = py::reinterpret_borrow<py::object>(win_tile);
+    // Held: ``checks`` may be a test's Python, which could change the table's lists.
+    const py::object held[] = {py::reinterpret_borrow<py::object>(win_tile),
+                               py::reinterpret_borrow<py::object>(riichi),
+                               py::reinterpret_borrow<py::object>(riichi_double),
+                               py::reinterpret_borrow<py::object>(ippatsu),
+                               py::reinterpret_borrow<py::object>(rinshan),
+                               py::reinterpret_borrow<py::object>(renhou),
+                               py::reinterpret_borrow<py::object>(pao_list),
+                               py::reinterpret_borrow<py::object>(log)};
+    (void)held;
     py::object melds = own(PyList_AsTuple(melds_list));
     py::object dora = shown_dora(table);
     PyObject* dead_ura = get(table, T_DEAD_URA);
