@@ -386,3 +386,30 @@ def file_facts(
     takes them, ``game_ctx`` as ``stats.file_facts`` builds it.  None if it declines
     the game (then Python writes the three); a TypeError if a context is not of its
     shape or its keys are not the tables' columns."""
+
+# one hand's event loop (src/core/replay_hand.cpp)
+def run_hand(
+    table: Any,
+    events: tuple[Any, ...],
+    play: Any,
+    checks: Any,
+    make: Any,
+    classes: tuple[Any, ...],
+    riichi_cost: int,
+    chi_allowed: bool,
+) -> Any:
+    """An XML hand's events played on the replay table as
+    ``replay_audit.replay.table._Table.run`` plays them (its reference); the HandReplay."""
+
+def hand_walls(
+    stream: Any,
+    cache: list[Any],
+    hands: tuple[Any, ...],
+    plans: tuple[Any, ...],
+    limit: int,
+    make: Any,
+    wall_cls: type,
+) -> list[Any]:
+    """Each hand's wall (``make(wall_cls, dora, ura, live, rinshan)``) from the game's
+    wall stream where its deal is the wall's as dealt; NotImplemented where
+    ``replay_audit.replay.walls._WallSource.for_hand`` (its reference) decides."""

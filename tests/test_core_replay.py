@@ -20,7 +20,7 @@ from replay_audit.model.events import Call, Discard, Draw, Game, RiichiAccept, R
 from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.parsers.tenhou_json import parse_tenhou_json
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
-from replay_audit.replay import moves, results, state, values
+from replay_audit.replay import moves, results, state, table, values, walls
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay
 from tests.conftest import FIXTURES
@@ -32,8 +32,8 @@ pytestmark = pytest.mark.skipif(
 
 def _both(game: Game, monkeypatch: pytest.MonkeyPatch) -> tuple[GameReplay, GameReplay]:
     """The replay with the core's shares (moves, win checks, values made without
-    ``__init__``, the tiles met at the deal) and with none of them: the Python
-    reference alone."""
+    ``__init__``, the tiles met at the deal, the hand's event loop, a game's walls) and
+    with none of them: the Python reference alone."""
     rules = rules_for_go_type(game.meta.go_type)
     with_core = replay_game(game, rules)
     with monkeypatch.context() as m:
@@ -41,6 +41,8 @@ def _both(game: Game, monkeypatch: pytest.MonkeyPatch) -> tuple[GameReplay, Game
         m.setattr(results, "CORE_WIN_CHECKS", None)
         m.setattr(values, "MAKE", values._py_make)
         m.setattr(state, "DEALT_SEEN", None)
+        m.setattr(table, "CORE_RUN", None)
+        m.setattr(walls, "CORE_HAND_WALLS", None)
         reference = replay_game(game, rules)
     return with_core, reference
 

@@ -51,9 +51,11 @@ class _Results(_Calls):
 
     # ------------------------------------------------------------------ results
 
-    def _win(self, r: RecordedWin) -> ResultReplay:
+    def _win(self, r: RecordedWin, unclean: bool = False) -> ResultReplay:
         # Once a win (most hands end in one): the table's fields are read once into
-        # locals and the values are made positionally (``values.MAKE``).
+        # locals and the values are made positionally (``values.MAKE``).  ``unclean``:
+        # the core's ``run_hand`` already asked ``CORE_WIN_CHECKS``, which found
+        # something, so the Python checks run without asking again.
         s = r.seat
         seq = r.seq
         tsumo = s == r.from_seat
@@ -98,7 +100,7 @@ class _Results(_Calls):
             ura = tuple(self.dead_ura[: len(dora)]) if self.dead_ura is not None else r.ura
         checks = CORE_WIN_CHECKS
         args = (s, tiles, win_tile, not tsumo, r, melds, dora, ura, riichi, self.dead_ura is None)
-        if checks is None or self.json or not checks(self, *args):
+        if unclean or checks is None or self.json or not checks(self, *args):
             # The checks below, unless the core found that none of them finds anything.
             if not tsumo:
                 self._check_furiten(s, seq, hand)

@@ -78,6 +78,8 @@ the report or the runner.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from replay_audit.model.events import (
     Call,
     Discard,
@@ -92,12 +94,14 @@ from replay_audit.model.events import (
 )
 from replay_audit.model.findings import Finding
 from replay_audit.model.rules.ruleset import RuleSet
-from replay_audit.replay import moves, values
+from replay_audit.native import _core
+from replay_audit.replay import moves, results, values
 from replay_audit.replay.moves import _CHI, _PON
 from replay_audit.replay.results import _Results
 from replay_audit.replay.state import _TH_MASK
 from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
-from replay_audit.replay.walls import _WallSource
+from replay_audit.replay.walls import _HandWall, _WallSource
+from replay_audit.scoring.context import WinContext
 
 __all__ = [
     "GameReplay",
@@ -106,6 +110,30 @@ __all__ = [
     "replay_game",
     "replay_hand",
 ]
+
+CORE_RUN = getattr(_core, "run_hand", None) if _core is not None else None
+"""The core's ``run_hand`` (None: a stale build, no core, or switched off by a test):
+``_Table.run`` for an XML log in one call a hand, calling back into the rooms below for
+what it does not play itself; ``run``'s own loop is its reference
+(``tests/test_core_replay_hand.py`` holds them equal on the corpus)."""
+
+_RUN_CLASSES = (
+    Draw,
+    Discard,
+    _TH_MASK,
+    RiichiDeclare,
+    RiichiAccept,
+    Call,
+    _CHI,
+    _PON,
+    NewDora,
+    RecordedWin,
+    RecordedDraw,
+    WinContext,
+    ResultReplay,
+    HandReplay,
+)
+"""What ``_core.run_hand`` dispatches on and makes, in its order."""
 
 
 # --------------------------------------------------------------------------- replay
@@ -127,8 +155,14 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
     walls = _WallSource(game) if use_wall else None
     out: list[HandReplay] = []
     found: list[Finding] = []
-    for hand in game.hands:
-        done = replay_hand(game, hand, rules, walls)
+    # The core's loop called here for each hand, its arguments found once a game (what
+    # ``replay_hand`` and ``_Table.run`` do, less two calls a hand).
+    core = _core_run(game, rules)
+    logs = game.hands
+    walls_of = walls.for_hands(logs) if walls is not None else [None] * len(logs)
+    for hand, wall in zip(logs, walls_of, strict=True):
+        table = _set_table(game, hand, rules, walls, wall)
+        done = table.run() if core is None else core[0](table, hand.events, *core[1])
         out.append(done)
         if done.findings:
             found += done.findings
@@ -155,12 +189,36 @@ def replay_hand(
     """Replay one hand; ``walls`` is the game's wall source (``replay_game`` makes
     one; without it the hand is replayed with no wall)."""
     wall = walls.for_hand(hand) if walls is not None else None
+    return _set_table(game, hand, rules, walls, wall).run()
+
+
+def _set_table(
+    game: Game, hand: HandLog, rules: RuleSet, walls: _WallSource | None, wall: _HandWall | None
+) -> _Table:
+    """The table of one hand at its deal, with its wall (``walls.for_hand(hand)``; a
+    finding if the game's seed gives none that matches the deal)."""
     table = _Table(game, hand, rules, wall)
     if wall is None and walls is not None and walls.usable and walls.seeded(hand):
         table._find(
             "wall", "no wall rebuilt from the seed matches this hand's deal", hand.seq, None
         )
-    return table.run()
+    return table
+
+
+def _core_run(
+    game: Game, rules: RuleSet
+) -> tuple[Callable[..., HandReplay], tuple[object, ...]] | None:
+    """``_core.run_hand`` and its arguments after the table and the events, for a game
+    whose hands it plays (an XML log, the core's moves there); None: ``_Table.run``'s
+    own loop plays them.  The core's shares as they are now (a test may have replaced
+    any of them)."""
+    core = CORE_RUN
+    play = moves.CORE_MOVES
+    if core is None or play is None or game.meta.format == "tenhou-json":
+        return None
+    checks = results.CORE_WIN_CHECKS if rules.scoring != "toutenkou" else None
+    args = (play, checks, values.MAKE, _RUN_CLASSES, rules.riichi_cost, rules.chi)
+    return core, args
 
 
 class _Table(_Results):
@@ -186,6 +244,9 @@ class _Table(_Results):
         rules = self.rules
         cost = rules.riichi_cost
         chi = rules.chi
+        core = _core_run(self.game, rules)
+        if core is not None:  # the same loop and ending in one core call
+            return core[0](self, events, *core[1])
         while i < n:
             ev = events[i]
             t = type(ev)

@@ -27,6 +27,11 @@ CORE_HAND_WALL = getattr(native._core, "hand_wall", None) if native._core is not
 ``_hand_wall`` on a core record whose deal is the hand's as dealt; ``_hand_wall``'s own
 lines are its reference (``tests/test_replay_walls.py`` holds them equal)."""
 
+CORE_HAND_WALLS = getattr(native._core, "hand_walls", None) if native._core is not None else None
+"""The core's ``hand_walls`` (None: a stale build, no core, or switched off by a test):
+``for_hands``' usual case in one call a game; ``for_hand`` decides every hand it leaves,
+and is its reference (``tests/test_core_replay_hand.py`` holds them equal)."""
+
 # --------------------------------------------------------------------------- wall
 
 
@@ -213,6 +218,8 @@ class _WallSource:
             return None
         i = hand.index
         cache = self.cache
+        if len(cache) == i and i < self.SEARCH_LIMIT + 64:  # the usual: the next wall
+            cache.append(next(it))  # ``_more`` without its call
         while len(cache) <= i and self._more():
             pass
         size = self.size
@@ -227,6 +234,32 @@ class _WallSource:
                 return found
             j += 1
         return None
+
+    def for_hands(self, hands: tuple[HandLog, ...]) -> list[_HandWall | None]:
+        """``for_hand`` of each of a game's hands, in order: the usual ones by the core
+        in one call (``_core.hand_walls``), the rest by ``for_hand``.  The walls are
+        the stream's in order whoever reads them first, so the answers do not depend on
+        the order the hands are asked in."""
+        core = CORE_HAND_WALLS
+        it = self.it
+        if (
+            core is None
+            or CORE_HAND_WALL is None
+            or it is None
+            or not self.usable
+            or type(hands) is not tuple
+        ):
+            return [self.for_hand(h) for h in hands]
+        plans = []
+        for dealer in range(4):
+            key = (self.size, self.flipped, dealer)
+            lay = _LAYOUTS[key] if key in _LAYOUTS else _layout(*key)
+            plans.append(lay.plan if lay is not None else None)
+        limit = self.SEARCH_LIMIT + 64
+        got = core(it, self.cache, hands, tuple(plans), limit, values.MAKE, _HandWall)
+        return [
+            self.for_hand(h) if w is NotImplemented else w for h, w in zip(hands, got, strict=True)
+        ]
 
     def _more(self) -> bool:
         if self.it is None or len(self.cache) >= self.SEARCH_LIMIT + 64:

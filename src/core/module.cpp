@@ -32,6 +32,7 @@
 #include "hand_audit.hpp"
 #include "mjlog.hpp"
 #include "replay.hpp"
+#include "replay_hand.hpp"
 #include "score_bindings.hpp"
 #include "scoring.hpp"
 #include "sha512.hpp"
@@ -518,4 +519,24 @@ PYBIND11_MODULE(_core, m) {
         "core declines the game."};
     m.add_object("file_facts",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&file_facts_def, nullptr, m.ptr())));
+
+    // ------------------------------------------------ one hand's event loop (replay_hand.hpp)
+    static PyMethodDef run_hand_def = {
+        "run_hand",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::run_hand)),
+        METH_FASTCALL,
+        "run_hand(table, events, play, checks, make, classes, riichi_cost, chi_allowed): an XML\n"
+        "hand's events played on the replay table (replay_audit.replay.table._Table.run, its\n"
+        "reference), the rooms it does not play itself called back; the HandReplay."};
+    m.add_object("run_hand",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_hand_def, nullptr, m.ptr())));
+    static PyMethodDef hand_walls_def = {
+        "hand_walls",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_walls)),
+        METH_FASTCALL,
+        "hand_walls(stream, cache, hands, plans, limit, make, wall_cls): each hand's wall\n"
+        "from the game's wall stream where its deal is the wall's as dealt, NotImplemented\n"
+        "where replay_audit.replay.walls._WallSource.for_hand (its reference) decides."};
+    m.add_object("hand_walls",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_walls_def, nullptr, m.ptr())));
 }

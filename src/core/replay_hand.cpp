@@ -1,0 +1,431 @@
+// One hand's event loop (replay_hand.hpp): replay_audit.replay.table._Table.run for an
+// XML log, in one core call a hand instead of a Python ``while`` with its own dispatch.
+// The state stays the table's (Python): runs of draws and discards go to the ``play``
+// given (the core's play_moves), every other event to the table's own Python method (its
+// rooms), and a win whose checks find nothing is made here, as ``_Results._win`` makes
+// it; anything else about a win is left to ``_win``.  The Python ``run`` stays the
+// reference (tests/test_core_replay_hand.py holds them equal on the corpus).
+#include "replay_hand.hpp"
+
+#include "py_errors.hpp"
+#include "slots.hpp"
+
+namespace py = pybind11;
+
+namespace replay_audit::core {
+
+namespace {
+
+// A new reference held (pybind11's object), or the pending Python error thrown.
+py::object own(PyObject* p) {
+    if (p == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(p);
+}
+
+PyObject* interned(const char* s) {
+    PyObject* out = PyUnicode_InternFromString(s);
+    if (out == nullptr) throw py::error_already_set();
+    return out;  // kept for the process's life
+}
+
+// The table's slots this file reads, found once per table class.
+enum TableSlot {
+    T_RESULTS,
+    T_CONCEALED,
+    T_IPPATSU,
+    T_TO_ACT,
+    T_AFTER_CALL,
+    T_LAST_DRAW,
+    T_DRAWN_RINSHAN,
+    T_LIVE,
+    T_UNINTERRUPTED,
+    T_DISCARDED,
+    T_HAND,
+    T_LAST_OFFER,
+    T_MELDS,
+    T_RIICHI,
+    T_WALL_DORA,
+    T_INDICATORS,
+    T_DORA_DUE,
+    T_DEAD_URA,
+    T_RIICHI_DOUBLE,
+    T_N,
+    T_PAO,
+    T_FINDINGS,
+    T_RIICHI_ACCEPTED,
+    T_STICKS,
+    T_SCORES,
+    T_COUNT
+};
+
+constexpr const char* kTableNames[T_COUNT] = {
+    "results",     "concealed", "ippatsu",      "to_act",     "after_call",
+    "last_draw",   "drawn_rinshan", "live",     "uninterrupted", "discarded",
+    "hand",        "last_offer", "melds",       "riichi",     "wall_dora",
+    "indicators",  "dora_due",  "dead_ura",     "riichi_double", "n",
+    "pao",         "findings",  "riichi_accepted", "sticks",  "scores"};
+
+struct TableSlots {
+    PyTypeObject* type = nullptr;
+    Py_ssize_t at[T_COUNT] = {};
+    bool ok = false;
+
+    bool of(PyTypeObject* t) {
+        if (t == type) return ok;
+        ok = true;
+        for (int j = 0; j < T_COUNT; ++j) {
+            at[j] = slot_offset(t, kTableNames[j]);
+            ok = ok && at[j] >= 0;
+        }
+        Py_INCREF(t);
+        Py_XDECREF(type);
+        type = t;
+        return ok;
+    }
+};
+
+TableSlots table_slots;
+
+// A slot's value, borrowed; a TypeError while it is unset.
+PyObject* get(PyObject* table, TableSlot which) {
+    PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(table) + table_slots.at[which]);
+    if (v == nullptr) throw py::type_error(std::string("run_hand: the table has no ") + kTableNames[which]);
+    return v;
+}
+
+// ``a and b`` as Python gives it (a if a is false, else b); borrowed.
+PyObject* py_and(PyObject* a, PyObject* b) {
+    const int t = PyObject_IsTrue(a);
+    if (t < 0) throw py::error_already_set();
+    return t ? b : a;
+}
+
+bool truthy(PyObject* v) {
+    const int t = PyObject_IsTrue(v);
+    if (t < 0) throw py::error_already_set();
+    return t != 0;
+}
+
+// An int object's value as a long, or false when it is no exact int.
+bool as_long(PyObject* v, long& out) {
+    if (v == nullptr || !PyLong_CheckExact(v)) return false;
+    out = PyLong_AsLong(v);
+    if (out == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    return true;
+}
+
+// The item ``s`` of the list ``list`` (borrowed), or nullptr when ``list`` is no list or
+// ``s`` is out of its range.
+PyObject* list_at(PyObject* list, long s) {
+    if (!PyList_CheckExact(list) || s < 0 || s >= PyList_GET_SIZE(list)) return nullptr;
+    return PyList_GET_ITEM(list, s);
+}
+
+struct Names {
+    PyObject* moves = interned("_moves");
+    PyObject* call = interned("_call");
+    PyObject* declare = interned("_riichi_declare");
+    PyObject* accept = interned("_riichi_accept");
+    PyObject* new_dora = interned("_new_dora");
+    PyObject* win = interned("_win");
+    PyObject* draw_result = interned("_draw_result");
+    PyObject* check_wall_dora = interned("_check_wall_dora");
+    PyObject* seat = interned("seat");
+    PyObject* from_seat = interned("from_seat");
+    PyObject* ura = interned("ura");
+    PyObject* dealer = interned("dealer");
+    PyObject* round_wind = interned("round_wind");
+    PyObject* honba = interned("honba");
+    PyObject* win_attr = interned("win");
+    PyObject* riichi = interned("riichi");
+    PyObject* wall = interned("wall");
+    PyObject* log = interned("log");
+};
+
+const Names& names() {
+    static const Names n;
+    return n;
+}
+
+// table.<name>(*args): the table's own Python room for an event.
+py::object call_method(PyObject* name, std::initializer_list<PyObject*> args) {
+    PyObject* argv[4];
+    Py_ssize_t k = 0;
+    for (PyObject* a : args) argv[k++] = a;
+    return own(PyObject_VectorcallMethod(name, argv, static_cast<size_t>(k), nullptr));
+}
+
+// The dora indicators shown so far (state._TableState._dora): the wall's when there is one.
+py::object shown_dora(PyObject* table) {
+    PyObject* due = get(table, T_DORA_DUE);
+    const Py_ssize_t n = PyLong_AsSsize_t(due);  // a negative one slices as Python's would
+    if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+    PyObject* wall_dora = get(table, T_WALL_DORA);
+    PyObject* from = wall_dora != Py_None ? wall_dora : get(table, T_INDICATORS);
+    py::object part = own(PySequence_GetSlice(from, 0, n));
+    return own(PySequence_Tuple(part.ptr()));
+}
+
+// What the fixed arguments of run_hand hold, in order (table.py's _RUN_CLASSES).
+enum Const {
+    C_DRAW,
+    C_DISCARD,
+    C_TH_MASK,
+    C_DECLARE,
+    C_ACCEPT,
+    C_CALL,
+    C_CHI,
+    C_PON,
+    C_NEW_DORA,
+    C_WIN,
+    C_DRAW_RESULT,
+    C_WIN_CONTEXT,
+    C_RESULT_REPLAY,
+    C_HAND_REPLAY,
+    C_COUNT
+};
+
+// One win made as _Results._win makes it, when that is the plain case: an XML log,
+// outside Toutenkou, a tsumo in the winner's turn or a ron on a discard, and the
+// ``checks`` (the core's win_checks) find nothing.  Returns the ResultReplay, or an empty
+// object when the plain case does not hold (nothing changed: ``_win`` then decides), and
+// sets ``unclean`` when it is the checks that found something (``_win`` is then told, so
+// that it does not ask them again).
+py::object plain_win(PyObject* table, PyObject* r, PyObject* checks, PyObject* make,
+                     PyObject* const* consts, bool& unclean) {
+    const Names& nm = names();
+    py::object seat_o = own(PyObject_GetAttr(r, nm.seat));
+    py::object from_o = own(PyObject_GetAttr(r, nm.from_seat));
+    long s = 0, from = 0;
+    if (!as_long(seat_o.ptr(), s) || !as_long(from_o.ptr(), from)) return {};
+    PyObject* hand = list_at(get(table, T_CONCEALED), s);
+    if (hand == nullptr || !PyList_CheckExact(hand)) return {};
+    const bool tsumo = s == from;
+    PyObject* log = get(table, T_HAND);
+    PyObject* uninterrupted = get(table, T_UNINTERRUPTED);
+    PyObject* discarded = list_at(get(table, T_DISCARDED), s);
+    PyObject* ippatsu = list_at(get(table, T_IPPATSU), s);
+    PyObject* riichi = list_at(get(table, T_RIICHI), s);
+    PyObject* riichi_double = list_at(get(table, T_RIICHI_DOUBLE), s);
+    PyObject* melds_list = list_at(get(table, T_MELDS), s);
+    PyObject* pao_list = list_at(get(table, T_PAO), s);
+    if (discarded == nullptr || ippatsu == nullptr || riichi == nullptr || riichi_double == nullptr ||
+        melds_list == nullptr || !PyList_CheckExact(melds_list) || pao_list == nullptr ||
+        !PyList_CheckExact(pao_list))
+        return {};
+    py::object dealer = own(PyObject_GetAttr(log, nm.dealer));
+    long live = 0;
+    if (!as_long(get(table, T_LIVE), live)) return {};
+    PyObject* win_tile = nullptr;
+    py::object tiles;
+    PyObject* rinshan = Py_False;
+    PyObject* haitei = Py_False;
+    PyObject* houtei = Py_False;
+    PyObject* tenhou = Py_False;
+    PyObject* chiihou = Py_False;
+    PyObject* renhou = Py_False;
+    if (tsumo) {
+        long to_act = 0;
+        if (!as_long(get(table, T_TO_ACT), to_act) || s != to_act || truthy(get(table, T_AFTER_CALL)))
+            return {};  // win_out_of_turn: _win finds it
+        win_tile = list_at(get(table, T_LAST_DRAW), s);
+        if (win_tile == nullptr) return {};
+        tiles = own(PyList_GetSlice(hand, 0, PyList_GET_SIZE(hand)));
+        rinshan = get(table, T_DRAWN_RINSHAN);
+        haitei = live == 0 && !truthy(rinshan) ? Py_True : Py_False;
+        if (truthy(uninterrupted) && !truthy(discarded)) {
+            const int is_dealer = PyObject_RichCompareBool(seat_o.ptr(), dealer.ptr(), Py_EQ);
+            if (is_dealer < 0) throw py::error_already_set();
+            tenhou = is_dealer ? Py_True : Py_False;
+            chiihou = is_dealer ? Py_False : Py_True;
+        }
+    } else {
+        PyObject* lo = get(table, T_LAST_OFFER);
+        if (!PyTuple_CheckExact(lo) || PyTuple_GET_SIZE(lo) != 3) return {};
+        long offerer = 0, offer = 0;
+        if (!as_long(PyTuple_GET_ITEM(lo, 0), offerer) || !as_long(PyTuple_GET_ITEM(lo, 2), offer))
+            return {};
+        if (offerer != from || offerer == s || offer != 0) return {};  // not a discard's ron
+        win_tile = PyTuple_GET_ITEM(lo, 1);
+        houtei = live == 0 ? Py_True : Py_False;
+        renhou = py_and(uninterrupted, truthy(discarded) ? Py_False : Py_True);
+        const Py_ssize_t k = PyList_GET_SIZE(hand);
+        tiles = own(PyList_New(k + 1));
+        for (Py_ssize_t j = 0; j < k; ++j) {
+            PyObject* t = PyList_GET_ITEM(hand, j);
+            Py_INCREF(t);
+            PyList_SET_ITEM(tiles.ptr(), j, t);
+        }
+        Py_INCREF(win_tile);
+        PyList_SET_ITEM(tiles.ptr(), k, win_tile);
+    }
+    // Held: ``checks`` may be a test's Python, which could change the table's lists.
+    const py::object held[] = {py::reinterpret_borrow<py::object>(win_tile),
+                               py::reinterpret_borrow<py::object>(riichi),
+                               py::reinterpret_borrow<py::object>(riichi_double),
+                               py::reinterpret_borrow<py::object>(ippatsu),
+                               py::reinterpret_borrow<py::object>(rinshan),
+                               py::reinterpret_borrow<py::object>(renhou),
+                               py::reinterpret_borrow<py::object>(pao_list),
+                               py::reinterpret_borrow<py::object>(log)};
+    (void)held;
+    py::object melds = own(PyList_AsTuple(melds_list));
+    py::object dora = shown_dora(table);
+    PyObject* dead_ura = get(table, T_DEAD_URA);
+    py::object ura = own(PyTuple_New(0));
+    if (truthy(riichi)) {
+        if (dead_ura != Py_None) {
+            py::object part = own(PySequence_GetSlice(dead_ura, 0, PyTuple_GET_SIZE(dora.ptr())));
+            ura = own(PySequence_Tuple(part.ptr()));
+        } else {
+            ura = own(PyObject_GetAttr(r, nm.ura));
+        }
+    }
+    PyObject* argv[11] = {table,     seat_o.ptr(), tiles.ptr(), win_tile,  tsumo ? Py_False : Py_True,
+                          r,         melds.ptr(),  dora.ptr(),  ura.ptr(), riichi,
+                          dead_ura == Py_None ? Py_True : Py_False};
+    py::object said = own(PyObject_Vectorcall(checks, argv, 11, nullptr));
+    if (!truthy(said.ptr())) {
+        unclean = true;
+        return {};
+    }
+    py::object round_wind = own(PyObject_GetAttr(log, nm.round_wind));
+    py::object honba = own(PyObject_GetAttr(log, nm.honba));
+    py::object tiles_t = own(PyList_AsTuple(tiles.ptr()));
+    PyObject* ctx_argv[23] = {consts[C_WIN_CONTEXT],
+                              tiles_t.ptr(),
+                              melds.ptr(),
+                              win_tile,
+                              tsumo ? Py_True : Py_False,
+                              seat_o.ptr(),
+                              dealer.ptr(),
+                              round_wind.ptr(),
+                              get(table, T_N),
+                              riichi,
+                              py_and(riichi, riichi_double),
+                              py_and(riichi, ippatsu),
+                              haitei,
+                              houtei,
+                              rinshan,
+                              Py_False,
+                              tenhou,
+                              chiihou,
+                              renhou,
+                              dora.ptr(),
+                              ura.ptr(),
+                              honba.ptr(),
+                              Py_True};
+    py::object ctx = own(PyObject_Vectorcall(make, ctx_argv, 23, nullptr));
+    py::object pao = own(PyList_AsTuple(pao_list));
+    PyObject* res_argv[6] = {consts[C_RESULT_REPLAY], r, ctx.ptr(), Py_None, Py_None, pao.ptr()};
+    return own(PyObject_Vectorcall(make, res_argv, 6, nullptr));
+}
+
+// The end of run: the wall's dora checked, where ura came from, the HandReplay.
+py::object hand_replay(PyObject* table, PyObject* make, PyObject* const* consts) {
+    const Names& nm = names();
+    PyObject* wall_dora = get(table, T_WALL_DORA);
+    PyObject* indicators = get(table, T_INDICATORS);
+    if (wall_dora != Py_None) {
+        py::object got = own(PySequence_Tuple(indicators));
+        py::object want = own(PySequence_GetSlice(wall_dora, 0, PyTuple_GET_SIZE(got.ptr())));
+        const int differ = PyObject_RichCompareBool(got.ptr(), want.ptr(), Py_NE);
+        if (differ < 0) throw py::error_already_set();
+        if (differ) call_method(nm.check_wall_dora, {table});
+    }
+    PyObject* results = get(table, T_RESULTS);
+    PyObject* ura_source = Py_None;
+    py::object results_t = own(PySequence_Tuple(results));
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(results_t.ptr()); ++j) {
+        py::object win = own(PyObject_GetAttr(PyTuple_GET_ITEM(results_t.ptr(), j), nm.win_attr));
+        if (win.ptr() == Py_None) continue;
+        py::object riichi = own(PyObject_GetAttr(win.ptr(), nm.riichi));
+        if (truthy(riichi.ptr())) {
+            ura_source = get(table, T_DEAD_URA) != Py_None ? nm.wall : nm.log;
+            break;
+        }
+    }
+    py::object findings = own(PySequence_Tuple(get(table, T_FINDINGS)));
+    py::object accepted = own(PySequence_Tuple(get(table, T_RIICHI_ACCEPTED)));
+    py::object dora = shown_dora(table);
+    py::object scores = own(PySequence_Tuple(get(table, T_SCORES)));
+    PyObject* argv[9] = {consts[C_HAND_REPLAY], get(table, T_HAND), results_t.ptr(),
+                         findings.ptr(),        accepted.ptr(),     dora.ptr(),
+                         ura_source,            get(table, T_STICKS), scores.ptr()};
+    return own(PyObject_Vectorcall(make, argv, 9, nullptr));
+}
+
+}  // namespace
+
+PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    return python_errors([&]() -> PyObject* {
+        if (nargs != 8) throw py::type_error("run_hand takes 8 arguments");
+        PyObject* table = args[0];
+        PyObject* events = args[1];
+        PyObject* play = args[2];
+        PyObject* checks = args[3];
+        PyObject* make = args[4];
+        PyObject* classes = args[5];
+        PyObject* cost = args[6];
+        PyObject* chi_allowed = args[7];
+        if (!PyTuple_CheckExact(events)) throw py::type_error("run_hand: events must be a tuple");
+        if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != C_COUNT)
+            throw py::type_error("run_hand: the classes must be a tuple of 14");
+        if (!table_slots.of(Py_TYPE(table)))
+            throw py::type_error("run_hand: the table is not a replay table");
+        PyObject* const* consts = &PyTuple_GET_ITEM(classes, 0);
+        const Names& nm = names();
+        PyObject* results = get(table, T_RESULTS);
+        if (!PyList_CheckExact(results)) throw py::type_error("run_hand: results must be a list");
+        const Py_ssize_t n = PyTuple_GET_SIZE(events);
+        PyObject* play_argv[13] = {table,         events,          nullptr,           consts[C_DRAW],
+                                   consts[C_DISCARD], consts[C_TH_MASK], consts[C_DECLARE], consts[C_ACCEPT],
+                                   cost,          consts[C_CALL],  consts[C_CHI],     consts[C_PON],
+                                   chi_allowed};
+        Py_ssize_t i = 0;
+        while (i < n) {
+            PyObject* ev = PyTuple_GET_ITEM(events, i);
+            PyObject* t = reinterpret_cast<PyObject*>(Py_TYPE(ev));
+            if (t == consts[C_DRAW] || t == consts[C_DISCARD]) {
+                py::object at = own(PyLong_FromSsize_t(i));
+                play_argv[2] = at.ptr();
+                py::object j = own(PyObject_Vectorcall(play, play_argv, 13, nullptr));
+                Py_ssize_t reached = PyLong_AsSsize_t(j.ptr());
+                if (reached == -1 && PyErr_Occurred()) throw py::error_already_set();
+                if (reached < 0) {
+                    py::object next = own(PyLong_FromSsize_t(i + 1));
+                    py::object k = call_method(nm.moves, {table, events, at.ptr(), next.ptr()});
+                    reached = PyLong_AsSsize_t(k.ptr());
+                    if (reached == -1 && PyErr_Occurred()) throw py::error_already_set();
+                }
+                i = reached;
+                continue;
+            }
+            ++i;
+            if (t == consts[C_CALL]) {
+                call_method(nm.call, {table, ev});
+            } else if (t == consts[C_DECLARE]) {
+                call_method(nm.declare, {table, ev});
+            } else if (t == consts[C_ACCEPT]) {
+                call_method(nm.accept, {table, ev});
+            } else if (t == consts[C_NEW_DORA]) {
+                call_method(nm.new_dora, {table, ev});
+            } else if (t == consts[C_WIN]) {
+                bool unclean = false;
+                py::object done;
+                if (checks != Py_None) done = plain_win(table, ev, checks, make, consts, unclean);
+                if (!done) done = call_method(nm.win, {table, ev, unclean ? Py_True : Py_False});
+                if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
+            } else if (t == consts[C_DRAW_RESULT]) {
+                py::object done = call_method(nm.draw_result, {table, ev});
+                if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
+            }
+        }
+        return hand_replay(table, make, consts).release().ptr();
+    });
+}
+
+}  // namespace replay_audit::core

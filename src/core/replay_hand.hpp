@@ -1,0 +1,33 @@
+// One hand's event loop in one core call (replay_audit.replay.table._Table.run).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace replay_audit::core {
+
+// _core.run_hand(table, events, play, checks, make, classes, riichi_cost, chi_allowed):
+// replay_audit.replay.table._Table.run for an XML log: every event of ``events`` played
+// on the table (replay_audit.replay.state._TableState) in order, and the hand's
+// HandReplay returned.  Runs of draws and discards go to ``play`` (the core's play_moves,
+// or what a test puts in its place) and, where it declines the first move, to the
+// table's ``_moves``; calls, riichi steps, NewDora and draws to the table's own Python
+// rooms; a win is made here when ``checks`` (win_checks; None: never) finds nothing and
+// it is a tsumo in turn or a ron on a discard, else by the table's ``_win`` (told when
+// ``checks`` found something, so that it does not ask again).  ``make`` makes the values
+// (replay_audit.replay.values.MAKE); ``classes`` holds, in order: Draw, Discard, the
+// terminal-and-honor mask, RiichiDeclare, RiichiAccept, Call, MeldKind.CHI and .PON,
+// NewDora, RecordedWin, RecordedDraw, WinContext, ResultReplay, HandReplay.  A raw
+// METH_FASTCALL function, once a hand.
+PyObject* run_hand(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
+// _core.hand_walls(stream, cache, hands, plans, limit, make, wall_cls): the walls of a
+// game's hands (replay_audit.replay.walls._WallSource.for_hand's usual case) in one call:
+// for each hand with no INIT shuffle of its own whose wall ``cache[hand.index]`` (the
+// wall ``stream`` gives next appended to ``cache`` while it is short of it and under
+// ``limit``) has the hand's deal as dealt (hand_wall with ``plans[hand.dealer]``), that
+// wall as ``make(wall_cls, dora, ura, live, rinshan)``; NotImplemented for every other
+// hand, which ``for_hand`` then decides.  A list, one entry per hand.  In
+// replay_walls.cpp.
+PyObject* hand_walls(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
+}  // namespace replay_audit::core
