@@ -32,6 +32,7 @@ namespace {
 // GameBuilder::build to the largest index of the document, up to kCachedInts.
 constexpr std::size_t kCachedInts = 1 << 14;
 std::vector<PyObject*> cached_ints;  // strong references, kept for the module's life
+std::size_t n_cached_ints = 0;       // cached_ints.size(), a plain value for integer()
 
 void cache_ints(std::size_t largest) {
     const std::size_t want = std::min(largest + 1, kCachedInts);
@@ -41,13 +42,15 @@ void cache_ints(std::size_t largest) {
         PyObject* i = PyLong_FromSize_t(v);
         if (i == nullptr) throw py::error_already_set();
         cached_ints.push_back(i);
+        n_cached_ints = cached_ints.size();
     }
 }
 
 PyObject* none() { return Py_NewRef(Py_None); }
-PyObject* integer(long v) {
-    if (v >= 0 && static_cast<std::size_t>(v) < cached_ints.size())
-        return Py_NewRef(cached_ints[static_cast<std::size_t>(v)]);
+// An int (some thousand a game): inlined, one unsigned comparison with the cache's size.
+inline PyObject* integer(long v) {
+    if (static_cast<unsigned long>(v) < n_cached_ints)
+        return Py_NewRef(cached_ints.data()[static_cast<std::size_t>(v)]);
     return PyLong_FromLong(v);
 }
 PyObject* optional(long v) { return v < 0 ? none() : integer(v); }

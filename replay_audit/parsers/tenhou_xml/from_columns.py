@@ -16,7 +16,7 @@ the Python reader would refuse (the core declines, then Python refuses with its 
 from __future__ import annotations
 
 import gc
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 from urllib.parse import unquote
 
 from replay_audit.model import events as ev
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from replay_audit._core import GameBuilder
 
 __all__ = ["decode_meld", "game_from_core"]
+
+_V = TypeVar("_V")
 
 
 def decode_meld(m: int, who: int, *, gari: bool = False) -> Meld | None:
@@ -60,15 +62,9 @@ def game_from_core(data: bytes, source: str = "<bytes>") -> ev.Game | None:
         if built is None:
             return None
         g, players, pre_game, hands, owari = built
-        return ev.Game(
-            meta=_meta(g, source),
-            players=players,
-            hands=hands,
-            owari=owari,
-            pre_game=pre_game,
-            warnings=(),
-            errors=(),
-        )
+        # every field in order (Game: meta, players, hands, owari, pre_game, warnings,
+        # errors), set by the core without the frozen dataclass's __init__
+        return _make(ev.Game, _meta(g, source), players, hands, owari, pre_game, (), ())
     finally:
         if paused:
             gc.enable()
@@ -77,20 +73,31 @@ def game_from_core(data: bytes, source: str = "<bytes>") -> ev.Game | None:
 def _meta(g: dict[str, Any], source: str) -> ev.GameMeta:
     go_type: int | None = g["go_type"]
     flags = go_type or 0
-    return ev.GameMeta(
-        source=source,
-        log_id=log_id_from_name(source),
-        format="tenhou-xml",
-        players=g["players"],
-        go_type=go_type,
-        lobby=g["lobby"],
-        aka=not flags & 0x02,
-        kuitan=not flags & 0x04,
-        hanchan=bool(flags & 0x08),
-        seed=g["seed"],
-        stepless_reach=False,
-        extra=tuple(g["extra"]),
+    return _make(
+        ev.GameMeta,
+        source,  # source
+        log_id_from_name(source),  # log_id
+        "tenhou-xml",  # format
+        g["players"],  # players
+        go_type,  # go_type
+        g["lobby"],  # lobby
+        None,  # rule_disp
+        not flags & 0x02,  # aka
+        not flags & 0x04,  # kuitan
+        bool(flags & 0x08),  # hanchan
+        g["seed"],  # seed
+        False,  # stepless_reach
+        tuple(g["extra"]),  # extra
     )
+
+
+class _Make(Protocol):
+    def __call__(self, cls: type[_V], /, *fields: object) -> _V: ...
+
+
+def _py_make(cls: type[_V], /, *fields: object) -> _V:
+    """The reference for ``_core.make_value``: the class's own ``__init__``."""
+    return cls(*fields)
 
 
 def _builder() -> GameBuilder | None:
@@ -121,6 +128,11 @@ def _builder() -> GameBuilder | None:
     )
 
 
+_make: Final[_Make] = (
+    getattr(_core, "make_value", None) if _core is not None else None
+) or _py_make
+"""A value from all its fields in order: the core's ``make_value`` (the Game and its
+meta are made once a file), or ``__init__`` without it."""
 _MELD_KINDS: Final = tuple(MeldKind(k) for k in MELD_KINDS)
 """The ``MeldKind`` of each meld kind code of the core."""
 _BUILDER: Final = _builder()

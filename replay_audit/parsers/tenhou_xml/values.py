@@ -10,6 +10,7 @@ Must not: hold state.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Final
 
@@ -25,7 +26,10 @@ from replay_audit.model.events import (
     RiichiAccept,
     RiichiDeclare,
 )
-from replay_audit.parsers.tenhou_xml.tags import _LOG_ID_LAST, _SUFFIXES, _T, _TW
+from replay_audit.parsers.tenhou_xml.tags import _LOG_ID, _LOG_ID_LAST, _SUFFIXES, _T, _TW
+
+_PLAIN_NAME: Final = re.compile("(" + _LOG_ID.pattern + r")\.xml\.gz")
+"""The usual file name, ``<log id>.xml.gz``: its id without the loop of suffixes."""
 
 
 def _valid_deal(
@@ -178,6 +182,9 @@ def log_id_from_name(name: str) -> str | None:
     """
     # an archive member (``replay_audit.io.archive``) is named DB::LOG_ID
     base = name.replace("\\", "/").rsplit("/", 1)[-1].rsplit("::", 1)[-1]
+    plain = _PLAIN_NAME.fullmatch(base)  # what the loop below finds for it, sooner
+    if plain is not None:
+        return plain.group(1)
     changed = True
     while changed:
         changed = False
