@@ -40,6 +40,9 @@ ROW_TABLES = TABLES[1:]
 
 PARTS_DIR = "parts"
 INDEX_NAME = "index.jsonl"
+_INDEX_JSON = json.JSONEncoder(ensure_ascii=False)
+"""The index lines' encoder, made once: ``json.dumps(e, ensure_ascii=False)`` makes
+one per call (a non-default option), a seventh of the line's cost; the same text."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +147,7 @@ class Store:
 
     def append_index(self, entries: Iterable[dict[str, Any]]) -> None:
         """Append and fsync, so an entry on disk always points at complete parts."""
-        text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+        text = "".join(_INDEX_JSON.encode(e) + "\n" for e in entries)
         if not text:
             return
         self.parts.mkdir(parents=True, exist_ok=True)
