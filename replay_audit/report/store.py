@@ -165,11 +165,15 @@ class Store:
     ) -> None:
         """Write one part atomically (temporary name, then rename); ``sources`` as
         in ``rows_to_table``."""
+        self.write_table(table, part, rows_to_table(rows, sources))
+
+    def write_table(self, table: str, part: str, data: pa.Table) -> None:
+        """Write one part's Arrow table (``rows_to_table``'s, or ``PartRows``') atomically."""
         path = self.part_path(table, part)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         # no column statistics: nothing filters the parts, and they cost a tenth
-        pq.write_table(rows_to_table(rows, sources), tmp, write_statistics=False)
+        pq.write_table(data, tmp, write_statistics=False)
         os.replace(tmp, path)
 
     def read_columns(self, table: str, part: str, paths: Iterable[str]) -> Columns:

@@ -30,6 +30,7 @@
 #include "facts.hpp"
 #include "game.hpp"
 #include "mjlog.hpp"
+#include "part_rows.hpp"
 #include "replay.hpp"
 #include "score_bindings.hpp"
 #include "scoring.hpp"
@@ -503,4 +504,7 @@ PYBIND11_MODULE(_core, m) {
         "for pyarrow.Array.from_buffers, or None if the core declines it."};
     m.add_object("column_buffers",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&column_buffers_def, nullptr, m.ptr())));
+
+    // ------------------------------------ the runner's parts, file by file (part_rows.hpp)
+    core::def_part_rows(m);
 }
