@@ -413,3 +413,25 @@ def hand_walls(
     """Each hand's wall (``make(wall_cls, dora, ura, live, rinshan)``) from the game's
     wall stream where its deal is the wall's as dealt; NotImplemented where
     ``replay_audit.replay.walls._WallSource.for_hand`` (its reference) decides."""
+
+# the runner's parts, every table's rows taken file by file (src/core/part_rows.cpp)
+class PartRows:
+    """The rows of ``tables`` tables of a part, file by file; ``report.part_rows``
+    keeps the reference (``codec.rows_to_table`` of the same rows)."""
+
+    def __init__(self, tables: int) -> None: ...
+    def add(self, rows_per_table: Sequence[Sequence[dict[str, Any]]], source: str) -> int:
+        """Append one file's rows of every table; the tables that declined them, as
+        bits (nothing of them taken: not a list or tuple of exact dicts with exact str
+        keys, more than 64 key sequences); a table that declined takes no more."""
+
+    def finish(
+        self, table: int
+    ) -> tuple[list[str], list[Any], list[list[str] | None], list[tuple[str, int]]]:
+        """(names, columns, lacks, sources) of one table: per column 0 (every value
+        None), ``(kind, validity, null count, data, offsets)``, or its values for the
+        codec's Python path; per row the keys it lacks; (source, rows) in order."""
+
+    def rows(self, table: int) -> tuple[list[dict[str, Any]], list[str]]:
+        """One table's rows added so far, rebuilt (same keys, order and values), and
+        their sources."""

@@ -23,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay_audit.native import _core as core
-from replay_audit.report import codec, store
+from replay_audit.report import codec, part_rows, store
+from replay_audit.run import chunk
 from replay_audit.run.local import audit_files
 from tests.conftest import CORPUS, need
 
@@ -136,7 +137,8 @@ def _python_table(rows: list[dict[str, Any]], sources: Sequence[str] | None) -> 
 
 
 def test_corpus_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every chunk the runner writes for the whole shared corpus."""
+    """Every chunk the runner writes for the whole shared corpus: its ``files`` rows
+    through ``rows_to_table``, its row tables through ``report.part_rows``."""
     need(CORPUS)
     seen: list[int] = []
     write = store.rows_to_table
@@ -155,7 +157,31 @@ def test_corpus_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         seen.append(len(rows))
         return table
 
+    class Checked(part_rows.PartRows):
+        """The row tables, taken file by file by the core (``report.part_rows``): the
+        same checks on each part's rows, and the table ``rows_to_table`` makes of them."""
+
+        def __init__(self, tables: Sequence[str]) -> None:
+            super().__init__(tables)
+            self.kept: dict[str, tuple[list[dict[str, Any]], list[str]]] = {
+                t: ([], []) for t in tables
+            }
+
+        def add(self, rows: Sequence[Sequence[dict[str, Any]]], source: str) -> None:
+            super().add(rows, source)
+            for t, got in zip(self.tables, rows, strict=True):
+                self.kept[t][0].extend(got)
+                self.kept[t][1].extend([source] * len(got))
+
+        def table(self, name: str) -> pa.Table:
+            assert not self._python  # the core declined no table
+            got = super().table(name)
+            want = checked(*self.kept[name])
+            assert got.schema.equals(want.schema, check_metadata=True) and got.equals(want)
+            return got
+
     monkeypatch.setattr(store, "rows_to_table", checked)
+    monkeypatch.setattr(chunk, "PartRows", Checked)
     paths = sorted(p for p in CORPUS.rglob("*") if p.suffix in {".gz", ".json"})
     audit_files(paths, jobs=1, out=tmp_path / "out")
     assert len(seen) > 20 and sum(seen) > 100_000

@@ -14,7 +14,7 @@ from __future__ import annotations
 import array
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
@@ -189,27 +189,77 @@ def rows_to_table(rows: Sequence[dict[str, Any]], sources: Sequence[str] | None 
     True
     """
     names, columns, absent = _columns(rows)
+    return _assemble(
+        names,
+        absent,
+        sources,
+        lambda json_columns: [
+            _array(v, name, json_columns) for name, v in zip(names, columns, strict=True)
+        ],
+    )
+
+
+def built_table(
+    names: list[str],
+    columns: list[Any],
+    absent: list[list[str] | None],
+    sources: Sequence[str] | None = None,
+) -> pa.Table:
+    """``rows_to_table`` of rows the core took apart (``_core.PartRows.finish``): per
+    column 0 for a column of ``None``, the buffers ``_native`` would wrap for a plain
+    one (its kind first), or the values themselves where ``_array`` decides."""
+    n = len(absent)
+
+    def arrays(json_columns: list[str]) -> list[pa.Array]:
+        out: list[pa.Array] = []
+        for name, column in zip(names, columns, strict=True):
+            if type(column) is list:
+                out.append(_array(column, name, json_columns))
+            elif column == 0:
+                out.append(pa.nulls(n))
+            else:
+                kind, validity, nulls, data, offsets = column
+                buffers = [None if validity is None else pa.py_buffer(validity)]
+                if offsets is not None:
+                    buffers.append(pa.py_buffer(offsets))
+                buffers.append(pa.py_buffer(data))
+                out.append(
+                    pa.Array.from_buffers(_ARROW_OF_KIND[kind], n, buffers, null_count=nulls)
+                )
+        return out
+
+    return _assemble(names, absent, sources, arrays)
+
+
+def _assemble(
+    names: list[str],
+    absent: list[list[str] | None],
+    sources: Sequence[str] | None,
+    arrays: Callable[[list[str]], list[pa.Array]],
+) -> pa.Table:
+    """The table of ``rows_to_table`` from the rows' names, what each row lacks, the
+    sources and the columns' arrays (``arrays`` notes the JSON columns it makes)."""
+    n = len(absent)
     if ABSENT_COLUMN in names:
         raise ValueError(f"rows may not use the reserved column name {ABSENT_COLUMN!r}")
-    if sources is not None and len(sources) == len(rows) == 0:
+    if sources is not None and len(sources) == n == 0:
         sources = None  # no rows: no column, as when no row had the key
     if sources is not None:
         if SOURCE_COLUMN in names:
             raise ValueError(f"rows with sources may not use the column name {SOURCE_COLUMN!r}")
-        if len(sources) != len(rows):
+        if len(sources) != n:
             raise ValueError("one source per row")
     json_columns: list[str] = []
-    arrays: list[pa.Array] = []
+    columns: list[pa.Array] = []
     if sources is not None:
-        arrays.append(_array(sources, SOURCE_COLUMN, json_columns))
-    arrays.extend(_array(v, name, json_columns) for name, v in zip(names, columns, strict=True))
-    if sources is not None:
-        names.insert(0, SOURCE_COLUMN)
-    if any(absent) or (rows and not names):
+        columns.append(_array(sources, SOURCE_COLUMN, json_columns))
+    columns.extend(arrays(json_columns))
+    names = [SOURCE_COLUMN, *names] if sources is not None else list(names)
+    if any(absent) or (n and not names):
         # (also when rows have no keys at all: the column then carries the row count)
-        arrays.append(_absent_array(absent))
+        columns.append(_absent_array(absent))
         names.append(ABSENT_COLUMN)
-    table = pa.Table.from_arrays(arrays, names=names) if names else pa.table({})
+    table = pa.Table.from_arrays(columns, names=names) if names else pa.table({})
     return table.replace_schema_metadata(
         {
             JSON_COLUMNS_KEY: json.dumps(json_columns).encode(),

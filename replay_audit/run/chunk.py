@@ -16,6 +16,7 @@ from typing import Any
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.report.part_rows import PartRows
 from replay_audit.report.store import ROW_TABLES, Store
 from replay_audit.run.keys import Worker, file_sha256, rules_key, work_key
 
@@ -60,10 +61,12 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
 
     The cyclic garbage collector is held for the whole chunk, as ``audit_file``
     holds it for one file: a chunk's rows are a few hundred thousand dicts with no
-    cycles, kept alive until their parts are written, and the collector otherwise
-    walks them again and again between files and while the parts are built (about
-    a sixth of the runner's own time, measured over 500 Phoenix files) to free
-    nothing.  The rows are gone when ``_audit_chunk`` returns, before collection
+    cycles, kept alive until their parts are written (without the compiled core,
+    or without ``out``; with both, ``report.part_rows`` takes each file's rows and
+    its dicts go with the file), and the collector otherwise walks them again and
+    again between files and while the parts are built (about a sixth of the
+    runner's own time, measured over 500 Phoenix files) to free nothing.  The
+    rows are gone when ``_audit_chunk`` returns, before collection
     resumes; any cycle left in between (an error's traceback) is freed then.  If
     the caller has the collector off, it stays off.
     """
@@ -82,13 +85,16 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     part = task.part if task.out is not None else None
     audits: list[FileAudit] = []
     entries: list[dict[str, Any]] = []
+    # with ``out``, each file's rows go to their part's table as soon as the file is
+    # audited, and the file's dicts are freed with it (``report.part_rows``)
+    tables = PartRows(ROW_TABLES) if task.out is not None else None
+    paths: list[str] = []
     for path in task.paths:
         try:
             digest: str | None = file_sha256(path)
         except OSError:
             digest = None  # the worker reports the unreadable file itself
         fa = task.worker(path, task.rules, strict=task.strict)
-        audits.append(fa)
         entries.append(
             {
                 "path": path,
@@ -102,20 +108,18 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
                 "categories": _categories(fa),
             }
         )
-    if task.out is None:
+        if tables is None:
+            audits.append(fa)
+            continue
+        paths.append(fa.path)
+        tables.add([getattr(fa, t) for t in ROW_TABLES], fa.path)
+        del fa
+    if tables is None:
         return ChunkResult(entries, audits)
-    store = Store(Path(task.out))
+    store = Store(Path(task.out))  # type: ignore[arg-type]
     # the index entry's ``file_row`` is the ``files`` table's row (the same dict)
-    store.write_part(
-        "files", task.part, [e["file_row"] for e in entries], [fa.path for fa in audits]
-    )
-    for table in ROW_TABLES:
-        rows = []
-        sources: list[str] = []
-        for fa in audits:
-            got = getattr(fa, table)
-            rows.extend(got)
-            sources.extend([fa.path] * len(got))
-        if rows:
-            store.write_part(table, task.part, rows, sources)
+    store.write_part("files", task.part, [e["file_row"] for e in entries], paths)
+    for table, count in zip(ROW_TABLES, tables.counts, strict=True):
+        if count:
+            store.write_table(table, task.part, tables.table(table))
     return ChunkResult(entries)

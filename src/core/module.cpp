@@ -31,6 +31,7 @@
 #include "game.hpp"
 #include "hand_audit.hpp"
 #include "mjlog.hpp"
+#include "part_rows.hpp"
 #include "replay.hpp"
 #include "replay_hand.hpp"
 #include "score_bindings.hpp"
@@ -539,4 +540,7 @@ PYBIND11_MODULE(_core, m) {
         "where replay_audit.replay.walls._WallSource.for_hand (its reference) decides."};
     m.add_object("hand_walls",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_walls_def, nullptr, m.ptr())));
+
+    // ------------------------------------ the runner's parts, file by file (part_rows.hpp)
+    core::def_part_rows(m);
 }
