@@ -116,7 +116,8 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
         del fa
     if tables is None:
         return ChunkResult(entries, audits)
-    store = Store(Path(task.out))  # type: ignore[arg-type]
+    assert task.out is not None  # ``tables`` is made only with ``out``
+    store = Store(Path(task.out))
     # the index entry's ``file_row`` is the ``files`` table's row (the same dict)
     store.write_part("files", task.part, [e["file_row"] for e in entries], paths)
     for table, count in zip(ROW_TABLES, tables.counts, strict=True):
