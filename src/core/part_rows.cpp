@@ -112,7 +112,10 @@ struct Column {
         for (; filled <= r; ++filled) offsets[filled] = end;
     }
 
-    void give_up() { *this = Column{-1}; }
+    void give_up() {  // its buffers freed: the column is Python's now
+        *this = Column();
+        kind = -1;
+    }
 
     // Room for index ``i`` and as many again (zeros): a vector grown one row at a time
     // would call into the library for every row.  result() cuts it to the rows' size.
