@@ -117,17 +117,26 @@ def test_majsoul_known_by_its_game_id_where_no_room_is_named(tmp_path: Path, dis
     """A Mahjong Soul log whose ``disp`` names no room (empty, in Chinese, cut short)
     is still Mahjong Soul's by its ``ref`` (the game's date and uuid): its open
     tanyao wins are legal and its points follow Mahjong Soul's settlement, read off
-    the log as for a friendly room.  Under Tenhou's rules (what the string alone
-    gave before) the same log has wins without yaku and wrong final points."""
+    the log as for a friendly room, and where the string does not say the length,
+    the game's end at East 4 with no one below zero says East-only.  Under Tenhou's
+    rules (what the string alone gave before) the same log has wins without yaku
+    and wrong final points."""
     doc = json_log(need(MAJSOUL_CASE, "../shared/cases"))
     doc["rule"] = {**doc["rule"], "disp": disp}
     doc["title"] = [disp, *doc["title"][1:]]
     fa = audit(write_json(doc, tmp_path / "majsoul.json"))
     assert fa.games[0]["rules"] == "majsoul-4p-inferred"
     assert "Mahjong Soul custom room" in _note(fa, "lobby_rules")
-    # only the game's length is not known from an empty string: read as a hanchan
-    expected = {("transition", "game_over")} if not disp or disp == "Bronze" else set()
-    assert _fields(problems(fa)) == expected
+    assert problems(fa) == []
+    length = [f for f in notes(fa) if f["field"] == "inferred_length"]
+    assert len(length) == (0 if "东" in disp else 1)  # 东: the string says East-only
+
+    # a log cut before East 4 says nothing of the length: none is read, and its end
+    # is flagged under either length
+    doc["log"] = doc["log"][:-1]
+    fa = audit(write_json(doc, tmp_path / "cut.json"))
+    assert not [f for f in notes(fa) if f["field"] == "inferred_length"]
+    assert ("transition", "game_over") in _fields(problems(fa))
 
     doc["ref"] = "2023101414gm-0001-0000-84c11a6f"  # a Tenhou id: Tenhou's rules again
     fa = audit(write_json(doc, tmp_path / "tenhou.json"))

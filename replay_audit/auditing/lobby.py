@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from replay_audit.auditing.infer_settlement import infer_settlement, offsets, places, rounding_of
 from replay_audit.model.events import Game, GameMeta, HandLog, RecordedDraw, RecordedWin
 from replay_audit.model.findings import INFO
-from replay_audit.model.rules.majsoul import is_majsoul_ref, room_of
+from replay_audit.model.rules.majsoul import is_majsoul_ref, is_tonpuu, room_of
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.final import final_points
 from replay_audit.scoring.flow import all_last_index
@@ -70,6 +70,9 @@ class LobbyReading:
 
     rules: RuleSet
     notes: tuple[LobbyNote, ...] = ()
+    hanchan: bool | None = None
+    """The game's length where it was read off the log (``_majsoul_length``), else
+    None: the log's own (``GameMeta.hanchan``)."""
 
 
 def lobby_number(meta: GameMeta) -> int | None:
@@ -132,6 +135,9 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
         )
     )
     majsoul = kind == "majsoul_custom"
+    hanchan = _majsoul_length(game, notes) if majsoul else None
+    if hanchan is not None:  # the readings below see the length read off the log
+        game = dataclasses.replace(game, meta=dataclasses.replace(game.meta, hanchan=hanchan))
     unseen: list[str] = []
     rules = _start_points(game, rules, majsoul, notes, unseen)
     rules = _renchan(game, replay, rules, notes, unseen)
@@ -145,7 +151,37 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
                 "not shown by this game, the defaults are kept: " + "; ".join(unseen),
             )
         )
-    return LobbyReading(dataclasses.replace(rules, name=f"{rules.name}-inferred"), tuple(notes))
+    inferred = dataclasses.replace(rules, name=f"{rules.name}-inferred")
+    return LobbyReading(inferred, tuple(notes), hanchan)
+
+
+def _majsoul_length(game: Game, notes: list[LobbyNote]) -> bool | None:
+    """East-only (False) for a Mahjong Soul game whose ``disp`` names no length
+    (no room named, or a name without ``東``/``东``/``East`` or ``南``/``South``)
+    when every hand was in the East and the game ended at its all-last with no
+    score below zero: a hanchan does not end there.  None (the log's own length, a
+    hanchan by default) for anything else: a length named, a game that reached the
+    South, a bust (which ends either length) or a game without its final line."""
+    meta = game.meta
+    disp = meta.rule_disp or ""
+    if is_tonpuu(disp) or "南" in disp or "South" in disp.split() or not meta.hanchan:
+        return None
+    hands = game.hands
+    n = meta.players
+    if not hands or game.owari is None or min(game.owari.scores[:n]) < 0:
+        return None
+    if max(h.round_index for h in hands) != n - 1 or hands[-1].round_index != n - 1:
+        return None
+    notes.append(
+        LobbyNote(
+            "inferred_length",
+            f"an East-only game: the room's name ({disp!r}) does not say the length, and "
+            f"the game ended at {hands[-1].label.split('-')[0]} with no score below zero, "
+            "where a hanchan goes on (the default: a hanchan)",
+            hands[-1],
+        )
+    )
+    return False
 
 
 def _where(meta: GameMeta, kind: LobbyKind) -> str:

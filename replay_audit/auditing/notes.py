@@ -9,6 +9,7 @@ Must not: compare hands, wins or payments.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from replay_audit.auditing.base import _AuditorBase
@@ -27,6 +28,8 @@ class _Notes(_AuditorBase):
 
         reading = read_lobby(self.game, replay, self.rules)
         self.rules = reading.rules
+        if reading.hanchan is not None:  # the length read off the log: the chain's too
+            self.meta = dataclasses.replace(self.meta, hanchan=reading.hanchan)
         for note in reading.notes:
             self.add(note.category, note.field, note.message, note.hand)
 
