@@ -218,8 +218,6 @@ class _WallSource:
             return None
         i = hand.index
         cache = self.cache
-        if len(cache) == i and i < self.SEARCH_LIMIT + 64:  # the usual: the next wall
-            cache.append(next(it))  # ``_more`` without its call
         while len(cache) <= i and self._more():
             pass
         size = self.size
