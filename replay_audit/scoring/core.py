@@ -127,10 +127,6 @@ def core_rules(rules: RuleSet) -> _core.ScoreRules | None:
     return found
 
 
-_core_rules = core_rules
-"""``core_rules`` by its former private name, for a caller not yet moved to the public one."""
-
-
 def score_win(ctx: WinContext, rules: RuleSet) -> WinValue:
     """``replay_audit.scoring.hand.score_win``, by the compiled core when it can (see
     the module docstring for what goes to Python): the same ``WinValue``."""
