@@ -55,54 +55,12 @@ constexpr long kYakuUra = 53;
 enum Ctx { kBase, kNames, kCost, kClassesArg, kKindsArg, kKeys, kAbortiveKinds, kCtxSize };
 static_assert(kCtxSize == kRowsCtxSize, "facts_scan.hpp's context size");
 
-// Named slots of one class, found once per class (the class is held, as facts.cpp does).
-template <int N>
-struct NamedSlots {
-    PyTypeObject* type = nullptr;
-    Py_ssize_t at[N] = {};
-    bool ok = false;
-
-    bool of(PyTypeObject* t, const char* const (&names)[N]) {
-        if (t == type) return ok;
-        ok = true;
-        for (int j = 0; j < N; ++j) {
-            at[j] = slot_offset(t, names[j]);
-            if (at[j] < 0) ok = false;
-        }
-        Py_INCREF(t);
-        Py_XDECREF(type);
-        type = t;
-        return ok;
-    }
-};
-
-// A slot's value (borrowed); Declined while unset.
-PyObject* slot(PyObject* obj, Py_ssize_t at) {
-    PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
-    if (v == nullptr) throw Declined{};
-    return v;
-}
-
-// A slot's value (borrowed; nullptr while unset).
-PyObject* slot_of_hand(PyObject* obj, Py_ssize_t at) {
-    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
-}
-
-// A plain int's value; Declined for anything else (a bool, a subclass, a huge int).
-long as_long(PyObject* v) {
-    if (!PyLong_CheckExact(v)) throw Declined{};
-    int overflow = 0;
-    const long x = PyLong_AsLongAndOverflow(v, &overflow);
-    if (overflow != 0) throw Declined{};
-    return x;
-}
-
 // ``deltas``, an exact tuple of plain ints, into ``out``: its length (0: none).
 Py_ssize_t read_deltas(PyObject* deltas, long* out, Py_ssize_t cap) {
     if (!PyTuple_CheckExact(deltas)) throw Declined{};
     const Py_ssize_t size = PyTuple_GET_SIZE(deltas);
     if (size > cap) throw Declined{};
-    for (Py_ssize_t j = 0; j < size; ++j) out[j] = as_long(PyTuple_GET_ITEM(deltas, j));
+    for (Py_ssize_t j = 0; j < size; ++j) out[j] = plain_long(PyTuple_GET_ITEM(deltas, j));
     return size;
 }
 
@@ -130,8 +88,8 @@ void riichi_yaku(PyObject* yaku, Row& r) {
     for (Py_ssize_t j = 0; j < size; ++j) {
         PyObject* pair = PyTuple_GET_ITEM(yaku, j);
         if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) throw Declined{};
-        const long id = as_long(PyTuple_GET_ITEM(pair, 0));
-        const long han = as_long(PyTuple_GET_ITEM(pair, 1));
+        const long id = plain_long(PyTuple_GET_ITEM(pair, 0));
+        const long han = plain_long(PyTuple_GET_ITEM(pair, 1));
         if (id == kYakuIppatsu) {
             r.ippatsu = true;
         } else if (id == kYakuUra) {
@@ -212,7 +170,7 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
     PyObject* abortive_kinds = ctx[kAbortiveKinds];
     if (!PyDict_CheckExact(base) || !PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) < n)
         throw Declined{};
-    const long cost = as_long(cost_obj);
+    const long cost = plain_long(cost_obj);
     PyObject* const* cls = &PyTuple_GET_ITEM(ctx[kClassesArg], 0);
     const Writer w{&PyTuple_GET_ITEM(ctx[kKeys], 0)};
 
@@ -233,9 +191,9 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
     bool abortive = false, exhaustive_draw = false;
     for (Py_ssize_t j = 0; j < ndraws; ++j) {
         PyObject* d = PyList_GET_ITEM(scan.draws.ptr(), j);
-        PyObject* kind = slot(d, draw_slots.at[dKind]);
+        PyObject* kind = slot_or_decline(d, draw_slots.at[dKind]);
         if (!PyUnicode_CheckExact(kind)) throw Declined{};
-        const Py_ssize_t size = read_deltas(slot(d, draw_slots.at[dDeltas]), deltas, kMaxDeltas);
+        const Py_ssize_t size = read_deltas(slot_or_decline(d, draw_slots.at[dDeltas]), deltas, kMaxDeltas);
         for (Py_ssize_t s = 0; s < size && s < n; ++s) rows[s].delta += deltas[s];
         const int is_abortive = PySequence_Contains(abortive_kinds, kind);
         if (is_abortive < 0) throw py::error_already_set();
@@ -246,14 +204,14 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
         if (PyUnicode_CompareWithASCIIString(kind, "exhaustive") != 0)
             throw Declined{};  // a nagashi mangan (rare) or a kind Python must judge
         exhaustive_draw = true;
-        PyObject* shown = slot(d, draw_slots.at[dShown]);
+        PyObject* shown = slot_or_decline(d, draw_slots.at[dShown]);
         if (!PyTuple_CheckExact(shown)) throw Declined{};  // JSON: no hands shown
         for (long s = 0; s < n; ++s) rows[s].tenpai = 0;
         const Py_ssize_t nshown = PyTuple_GET_SIZE(shown);
         for (Py_ssize_t k = 0; k < nshown; ++k) {
             PyObject* pair = PyTuple_GET_ITEM(shown, k);
             if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) throw Declined{};
-            const long s = as_long(PyTuple_GET_ITEM(pair, 0));
+            const long s = plain_long(PyTuple_GET_ITEM(pair, 0));
             if (s >= 0 && s < n) rows[s].tenpai = 1;
         }
     }
@@ -261,27 +219,27 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
     // the wins, in log order, as stats.facts._add_win writes them
     for (Py_ssize_t j = 0; j < nwins; ++j) {
         PyObject* win = PyList_GET_ITEM(scan.wins.ptr(), j);
-        PyObject* yaku_names = slot(win, win_slots.at[wYakuNames]);
+        PyObject* yaku_names = slot_or_decline(win, win_slots.at[wYakuNames]);
         if (!PyTuple_CheckExact(yaku_names) || PyTuple_GET_SIZE(yaku_names) != 0)
             throw Declined{};  // JSON yaku names: Python reads them
-        const Py_ssize_t size = read_deltas(slot(win, win_slots.at[wDeltas]), deltas, kMaxDeltas);
+        const Py_ssize_t size = read_deltas(slot_or_decline(win, win_slots.at[wDeltas]), deltas, kMaxDeltas);
         for (Py_ssize_t s = 0; s < size && s < n; ++s) rows[s].delta += deltas[s];
-        const long seat = as_long(slot(win, win_slots.at[wSeat]));
+        const long seat = plain_long(slot_or_decline(win, win_slots.at[wSeat]));
         if (seat < 0) throw Declined{};
         if (seat >= n) continue;
-        const long from = as_long(slot(win, win_slots.at[wFrom]));
-        PyObject* pao_obj = slot(win, win_slots.at[wPao]);
+        const long from = plain_long(slot_or_decline(win, win_slots.at[wFrom]));
+        PyObject* pao_obj = slot_or_decline(win, win_slots.at[wPao]);
         long pao = -1;  // -1: none (or past the table)
         if (pao_obj != Py_None) {
-            pao = as_long(pao_obj);
+            pao = plain_long(pao_obj);
             if (pao < 0) throw Declined{};  // Python would index from the end
             if (pao >= n) pao = -1;
         }
         // Python indexes rows and deltas with these: a negative seat or a short deltas
         // tuple is Python's to answer
         if (from < 0 || (size > 0 && size < n) || (size > 0 && from >= size)) throw Declined{};
-        PyObject* points = slot(win, win_slots.at[wPoints]);
-        PyObject* yakuman = slot(win, win_slots.at[wYakuman]);
+        PyObject* points = slot_or_decline(win, win_slots.at[wPoints]);
+        PyObject* yakuman = slot_or_decline(win, win_slots.at[wYakuman]);
         if (!PyTuple_CheckExact(yakuman)) throw Declined{};
         const bool tsumo = seat == from;
         const Facts& facts = scan.facts[seat];
@@ -291,13 +249,13 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
         r.won = true;
         if (tsumo) r.won_tsumo = true;
         else r.won_ron = true;
-        r.value += points == Py_None ? 0 : as_long(points);
+        r.value += points == Py_None ? 0 : plain_long(points);
         r.has_value = true;
         if (size > 0) {
             r.payment += deltas[seat];
             r.has_payment = true;
         }
-        riichi_yaku(slot(win, win_slots.at[wYaku]), r);
+        riichi_yaku(slot_or_decline(win, win_slots.at[wYaku]), r);
         if (PyTuple_GET_SIZE(yakuman) > 0) r.yakuman = true;
         r.win_kind = true;
         r.riichi_win = riichi;
@@ -406,10 +364,10 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
     enum { hEvents, hHaipai, hIndex, hDealer };
     py::object got;
     if (hand_slots.of(Py_TYPE(hand), hand_names)) {
-        PyObject* events = slot_of_hand(hand, hand_slots.at[hEvents]);
-        PyObject* haipai = slot_of_hand(hand, hand_slots.at[hHaipai]);
-        PyObject* index = slot_of_hand(hand, hand_slots.at[hIndex]);
-        PyObject* dealer = slot_of_hand(hand, hand_slots.at[hDealer]);
+        PyObject* events = slot_value(hand, hand_slots.at[hEvents]);
+        PyObject* haipai = slot_value(hand, hand_slots.at[hHaipai]);
+        PyObject* index = slot_value(hand, hand_slots.at[hIndex]);
+        PyObject* dealer = slot_value(hand, hand_slots.at[hDealer]);
         if (events != nullptr && haipai != nullptr && index != nullptr && dealer != nullptr &&
             PyTuple_CheckExact(events) && PyTuple_CheckExact(haipai) &&
             PyLong_CheckExact(dealer)) {

@@ -44,40 +44,8 @@ enum GameCtx {
 };
 
 // The HandLog slots read here (the rows' own are facts_rows.cpp's).
-struct HandSlots {
-    PyTypeObject* type = nullptr;
-    Py_ssize_t index = -1, round_index = -1, dealer = -1, scores = -1;
-    bool ok = false;
-
-    bool of(PyTypeObject* t) {
-        if (t == type) return ok;
-        index = slot_offset(t, "index");
-        round_index = slot_offset(t, "round_index");
-        dealer = slot_offset(t, "dealer");
-        scores = slot_offset(t, "scores");
-        ok = index >= 0 && round_index >= 0 && dealer >= 0 && scores >= 0;
-        Py_INCREF(t);
-        Py_XDECREF(type);
-        type = t;
-        return ok;
-    }
-};
-
-// A slot's value (borrowed); Declined while unset.
-PyObject* slot(PyObject* obj, Py_ssize_t at) {
-    PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
-    if (v == nullptr) throw Declined{};
-    return v;
-}
-
-// A plain int's value; Declined for anything else (a bool, a subclass, a huge int).
-long as_long(PyObject* v) {
-    if (!PyLong_CheckExact(v)) throw Declined{};
-    int overflow = 0;
-    const long x = PyLong_AsLongAndOverflow(v, &overflow);
-    if (overflow != 0) throw Declined{};
-    return x;
-}
+enum HandSlot { hIndex, hRoundIndex, hDealer, hScores, hSlots };
+const char* const kHandSlotNames[hSlots] = {"index", "round_index", "dealer", "scores"};
 
 // A plain int or float as a double, as Python's arithmetic converts it; Declined else.
 double as_double(PyObject* v) {
@@ -196,7 +164,7 @@ PyObject* game_rows_of(long n, PyObject* names, PyObject* const* g, const long* 
         if (!PyTuple_CheckExact(owari_scores) || !PyTuple_CheckExact(owari_points) ||
             PyTuple_GET_SIZE(owari_scores) < n || PyTuple_GET_SIZE(owari_points) < n)
             throw Declined{};
-        for (long s = 0; s < n; ++s) scores[s] = as_long(PyTuple_GET_ITEM(owari_scores, s));
+        for (long s = 0; s < n; ++s) scores[s] = plain_long(PyTuple_GET_ITEM(owari_scores, s));
         placements(scores, n, places);
     }
     double average = 0, factor = 0;
@@ -235,7 +203,7 @@ PyObject* game_rows_of(long n, PyObject* names, PyObject* const* g, const long* 
 // The three tables of the game, or Declined (then Python writes them all).
 PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback,
                    PyObject* const* g) {
-    static HandSlots hand_slots;
+    static NamedSlots<hSlots> hand_slots;
     static PyObject* final_label = PyUnicode_InternFromString("final");
     if (final_label == nullptr) throw py::error_already_set();
     PyObject* names = ctx[1];  // facts_rows.cpp's kNames
@@ -258,11 +226,11 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
     const Py_ssize_t count = PyTuple_GET_SIZE(hands);
     for (Py_ssize_t i = 0; i < count; ++i) {
         PyObject* hand = PyTuple_GET_ITEM(hands, i);
-        if (!hand_slots.of(Py_TYPE(hand))) throw Declined{};
-        PyObject* index = slot(hand, hand_slots.index);
-        const long round = as_long(slot(hand, hand_slots.round_index));
-        PyObject* scores = slot(hand, hand_slots.scores);
-        const long dealer = as_long(slot(hand, hand_slots.dealer));
+        if (!hand_slots.of(Py_TYPE(hand), kHandSlotNames)) throw Declined{};
+        PyObject* index = slot_or_decline(hand, hand_slots.at[hIndex]);
+        const long round = plain_long(slot_or_decline(hand, hand_slots.at[hRoundIndex]));
+        PyObject* scores = slot_or_decline(hand, hand_slots.at[hScores]);
+        const long dealer = plain_long(slot_or_decline(hand, hand_slots.at[hDealer]));
         if (!PyTuple_CheckExact(scores)) throw Declined{};
         // game_facts.dealer_streaks: a hand of the same round repeats the dealership
         if (in_run && round == run_round) {

@@ -14,6 +14,15 @@ namespace replay_audit::core {
 // None and the Python reference answers.
 struct Declined {};
 
+// A plain int's value; Declined for anything else (a bool, a subclass, a huge int).
+inline long plain_long(PyObject* v) {
+    if (!PyLong_CheckExact(v)) throw Declined{};
+    int overflow = 0;
+    const long x = PyLong_AsLongAndOverflow(v, &overflow);
+    if (overflow != 0) throw Declined{};
+    return x;
+}
+
 // ``body()``; if it throws: ``Declined`` gives None (the core declines, Python answers),
 // a pending Python error (error_already_set) is restored, pybind11's builtin exceptions
 // (type_error, value_error, ...) become their Python error, any other std::exception a

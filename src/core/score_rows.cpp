@@ -19,26 +19,9 @@ namespace {
 // score_history's columns, in its order.
 enum Col { kFile, kLogId, kHandIndex, kLabel, kSeat, kName, kScore, kCols };
 
-struct HandSlots {
-    PyTypeObject* type = nullptr;
-    Py_ssize_t index = -1, scores = -1;
-    bool ok = false;
-
-    bool of(PyTypeObject* t) {
-        if (t == type) return ok;
-        index = slot_offset(t, "index");
-        scores = slot_offset(t, "scores");
-        ok = index >= 0 && scores >= 0;
-        Py_INCREF(t);
-        Py_XDECREF(type);
-        type = t;
-        return ok;
-    }
-};
-
-PyObject* slot(PyObject* obj, Py_ssize_t at) {
-    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
-}
+// The HandLog slots read here.
+enum HandSlot { hIndex, hScores, hSlots };
+const char* const kHandSlotNames[hSlots] = {"index", "scores"};
 
 void put(PyObject* row, PyObject* key, PyObject* value) {  // value: a new reference
     if (value == nullptr) throw py::error_already_set();
@@ -49,7 +32,7 @@ void put(PyObject* row, PyObject* key, PyObject* value) {  // value: a new refer
 
 PyObject* rows_of(PyObject* hands, PyObject* file, PyObject* log_id, PyObject* names,
                   PyObject* const* keys) {
-    static HandSlots hand_slots;
+    static NamedSlots<hSlots> hand_slots;
     PyObject* base = PyDict_New();  // the game's row: every key, in order
     if (base == nullptr) throw py::error_already_set();
     py::object base_owner = py::reinterpret_steal<py::object>(base);
@@ -62,9 +45,9 @@ PyObject* rows_of(PyObject* hands, PyObject* file, PyObject* log_id, PyObject* n
     const Py_ssize_t count = PyTuple_GET_SIZE(hands);
     for (Py_ssize_t i = 0; i < count; ++i) {
         PyObject* hand = PyTuple_GET_ITEM(hands, i);
-        if (!hand_slots.of(Py_TYPE(hand))) throw Declined{};
-        PyObject* index = slot(hand, hand_slots.index);
-        PyObject* scores = slot(hand, hand_slots.scores);
+        if (!hand_slots.of(Py_TYPE(hand), kHandSlotNames)) throw Declined{};
+        PyObject* index = slot_value(hand, hand_slots.at[hIndex]);
+        PyObject* scores = slot_value(hand, hand_slots.at[hScores]);
         if (index == nullptr || scores == nullptr || !PyTuple_CheckExact(scores)) throw Declined{};
         PyObject* label = hand_label(hand);
         if (label == nullptr) throw py::error_already_set();

@@ -2,11 +2,14 @@
 // (replay.cpp) and the statistics' hand scan (facts.cpp) read the events' and the
 // table's slots at these offsets, a load each, instead of a getattr (a type lookup per
 // read, most of their time when measured).  One helper for both, so the rule for which
-// members may be read so lives in one place.
+// members may be read so lives in one place; with the readers of such a slot and the
+// per-class table of named offsets the facts' files share.
 #pragma once
 
 #include <pybind11/pybind11.h>
 #include <structmember.h>
+
+#include "py_errors.hpp"
 
 namespace replay_audit::core {
 
@@ -27,5 +30,40 @@ inline Py_ssize_t slot_offset(PyTypeObject* cls, const char* name, bool writable
     Py_DECREF(d);
     return at;
 }
+
+// A slot's value at ``at`` (borrowed; nullptr while the slot is unset).
+inline PyObject* slot_value(PyObject* obj, Py_ssize_t at) {
+    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
+}
+
+// A slot's value at ``at`` (borrowed); Declined while the slot is unset.
+inline PyObject* slot_or_decline(PyObject* obj, Py_ssize_t at) {
+    PyObject* v = slot_value(obj, at);
+    if (v == nullptr) throw Declined{};
+    return v;
+}
+
+// The offsets of ``N`` named slots of one class, found once per class: ``of`` answers
+// whether they are all plain slots of ``t``, looking them up again only when the class
+// changes (the class is held while its offsets are).
+template <int N>
+struct NamedSlots {
+    PyTypeObject* type = nullptr;
+    Py_ssize_t at[N] = {};
+    bool ok = false;
+
+    bool of(PyTypeObject* t, const char* const (&names)[N]) {
+        if (t == type) return ok;
+        ok = true;
+        for (int j = 0; j < N; ++j) {
+            at[j] = slot_offset(t, names[j]);
+            if (at[j] < 0) ok = false;
+        }
+        Py_INCREF(t);
+        Py_XDECREF(type);
+        type = t;
+        return ok;
+    }
+};
 
 }  // namespace replay_audit::core
