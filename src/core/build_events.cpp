@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "mjlog.hpp"
+#include "py_errors.hpp"
 
 namespace py = pybind11;
 
@@ -96,11 +97,6 @@ PyObject* refs(const std::vector<py::object>& items, std::size_t start, std::siz
     for (std::size_t i = 0; i < n; ++i)
         PyTuple_SET_ITEM(out, static_cast<Py_ssize_t>(i), Py_NewRef(items[start + i].ptr()));
     return out;
-}
-
-py::object steal(PyObject* o) {
-    if (o == nullptr) throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(o);
 }
 
 // A frozen slotted dataclass of ``fields``, made here without its ``__init__``.
@@ -223,7 +219,7 @@ py::list split(const GameTables& g, std::int32_t ref, F convert) {
         const std::string_view part = value.substr(start, end - start);
         PyObject* str = PyUnicode_DecodeUTF8(part.data(), static_cast<Py_ssize_t>(part.size()),
                                              nullptr);
-        py::object item = steal(str == nullptr ? nullptr : convert(str));
+        py::object item = own(str == nullptr ? nullptr : convert(str));
         if (PyList_Append(out.ptr(), item.ptr()) < 0) throw py::error_already_set();
         if (end == value.size()) return out;
         start = end + 1;
@@ -348,14 +344,14 @@ public:
         std::vector<py::object> groups;
         groups.reserve(fill.size());
         for (Py_ssize_t& n : fill) {
-            groups.push_back(steal(PyTuple_New(n)));
+            groups.push_back(own(PyTuple_New(n)));
             n = 0;
         }
         for (std::size_t i = 0; i < e.size(); ++i) {
             const auto slot = static_cast<std::size_t>(e.hand[i] + 1);
             PyTuple_SET_ITEM(groups[slot].ptr(), fill[slot]++, event(g, i, melds, wins, draws));
         }
-        py::object hands = steal(PyTuple_New(n_hands));
+        py::object hands = own(PyTuple_New(n_hands));
         for (Py_ssize_t h = 0; h < n_hands; ++h)
             PyTuple_SET_ITEM(hands.ptr(), h,
                              hand_log(g, h, groups[static_cast<std::size_t>(h) + 1]));
@@ -400,7 +396,7 @@ private:
                 if (p == nullptr) Py_CLEAR(points);
                 else PyTuple_SET_ITEM(points, s, p);
             }
-            out.push_back(steal(owari_.make(ints(&o.scores[4 * i], 4), points)));
+            out.push_back(own(owari_.make(ints(&o.scores[4 * i], 4), points)));
         }
         return out;
     }
@@ -421,7 +417,7 @@ private:
                 if (v == nullptr) Py_CLEAR(kept);
                 else PyTuple_SET_ITEM(kept, k++, v);
             }
-            out.push_back(steal(meld_.make(Py_NewRef(meld_kinds_[m.kind[i]].ptr()), kept,
+            out.push_back(own(meld_.make(Py_NewRef(meld_kinds_[m.kind[i]].ptr()), kept,
                                            optional(m.called[i]), optional(m.from_seat[i]),
                                            optional(m.added[i]))));
         }
@@ -456,7 +452,7 @@ private:
         std::vector<py::object> out;
         const Agaris& a = g.agari;
         PyObject* empty = PyTuple_New(0);
-        py::object hold = steal(empty);
+        py::object hold = own(empty);
         for (std::size_t i = 0; i < a.size(); ++i) {
             const Span& ms = a.melds[i];
             check(ms.length >= 0 && std::size_t(ms.offset) + std::size_t(ms.length) <= melds.size(),
@@ -464,7 +460,7 @@ private:
             const bool chips = a.has_chips[i] != 0;
             const Span& yaku = a.yaku[i];
             PyObject* yaku_pairs = yaku.length < 0 ? Py_NewRef(empty) : span_pairs(g, yaku);
-            out.push_back(steal(win_.make(
+            out.push_back(own(win_.make(
                 integer(a.seq[i]), integer(a.who[i]), integer(a.from_who[i]),
                 span(g, a.hai[i], Py_NewRef(empty)),
                 refs(melds, std::size_t(ms.offset), std::size_t(ms.length)), integer(a.machi[i]),
@@ -487,7 +483,7 @@ private:
         for (std::size_t i = 0; i < r.size(); ++i) {
             check(r.kind[i] >= 0 && r.kind[i] < 7, "draw kind");
             const bool chips = r.has_chips[i] != 0;
-            out.push_back(steal(drawn_.make(
+            out.push_back(own(drawn_.make(
                 integer(r.seq[i]), Py_NewRef(draw_kinds_[r.kind[i]].ptr()), integer(r.honba[i]),
                 integer(r.sticks[i]), ints(&r.scores[4 * i], 4), ints(&r.deltas[4 * i], 4),
                 shown(g, &r.shown[4 * i]), chips ? ints(&r.chips[4 * i], 4) : none(),

@@ -193,16 +193,6 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
 
 namespace {
 
-// The kind of a value's exact type: 1 bool, 2 int, 3 float, 4 str, -1 any other.
-int kind_of(PyObject* v) {
-    PyTypeObject* t = Py_TYPE(v);
-    if (t == &PyBool_Type) return 1;
-    if (t == &PyLong_Type) return 2;
-    if (t == &PyFloat_Type) return 3;
-    if (t == &PyUnicode_Type) return 4;
-    return -1;
-}
-
 int kind_of_all(PyObject* const* items, Py_ssize_t n) {
     PyTypeObject* type = nullptr;
     for (Py_ssize_t i = 0; i < n; ++i) {

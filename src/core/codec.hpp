@@ -9,6 +9,18 @@
 
 namespace replay_audit::core {
 
+// The plain kind of a value's exact type, as codec._KINDS numbers them: 1 bool, 2 int,
+// 3 float, 4 str, -1 any other (a subclass too).  The row codec and the runner's part
+// rows (part_rows.cpp) both type cells by it.
+inline int kind_of(PyObject* v) {
+    PyTypeObject* t = Py_TYPE(v);
+    if (t == &PyBool_Type) return 1;
+    if (t == &PyLong_Type) return 2;
+    if (t == &PyFloat_Type) return 3;
+    if (t == &PyUnicode_Type) return 4;
+    return -1;
+}
+
 // _core.row_columns(rows): what codec._py_columns gives, ``(names, columns, lacks)``: the
 // keys in the order they first appear, per name the list of every row's value (None where
 // a row lacks the key), per row the list of keys it lacks (None when it has them all;

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "codec.hpp"
+
 namespace py = pybind11;
 
 namespace replay_audit::core {
@@ -24,17 +26,6 @@ constexpr std::size_t kMaxSequences = 64;  // more distinct key sequences: Pytho
 bool same_key(PyObject* a, PyObject* b) {
     if (a == b) return true;
     return PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b) && PyUnicode_Compare(a, b) == 0;
-}
-
-// The kind of a value's exact type: 1 bool, 2 int, 3 float, 4 str, -1 any other (as
-// codec._KINDS numbers them).
-int kind_of(PyObject* v) {
-    PyTypeObject* t = Py_TYPE(v);
-    if (t == &PyBool_Type) return 1;
-    if (t == &PyLong_Type) return 2;
-    if (t == &PyFloat_Type) return 3;
-    if (t == &PyUnicode_Type) return 4;
-    return -1;
 }
 
 // One key sequence of the rows: its keys in order and each key's column.

@@ -14,6 +14,12 @@ namespace replay_audit::core {
 // None and the Python reference answers.
 struct Declined {};
 
+// A new reference held (pybind11's object), or the pending Python error thrown.
+inline pybind11::object own(PyObject* p) {
+    if (p == nullptr) throw pybind11::error_already_set();
+    return pybind11::reinterpret_steal<pybind11::object>(p);
+}
+
 // A plain int's value; Declined for anything else (a bool, a subclass, a huge int).
 inline long plain_long(PyObject* v) {
     if (!PyLong_CheckExact(v)) throw Declined{};

@@ -16,11 +16,6 @@ namespace replay_audit::core {
 
 namespace {
 
-// A new reference held (pybind11's object), or the pending Python error thrown.
-py::object own(PyObject* p) {
-    if (p == nullptr) throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(p);
-}
 
 PyObject* interned(const char* s) {
     PyObject* out = PyUnicode_InternFromString(s);

@@ -14,10 +14,6 @@ namespace replay_audit::core {
 
 namespace {
 
-py::object own(PyObject* p) {
-    if (p == nullptr) throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(p);
-}
 
 }  // namespace
 
