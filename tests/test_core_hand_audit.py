@@ -24,7 +24,7 @@ from replay_audit.auditing import engine as engine_module
 from replay_audit.auditing import game
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
-from tests.conftest import CORPUS, need
+from tests.test_core_win_audit import _differences, _paths
 
 try:
     from replay_audit import _core
@@ -37,12 +37,6 @@ needs_core = pytest.mark.skipif(
 )
 
 
-def _paths(step: int = 1) -> list[Path]:
-    need(CORPUS)
-    paths = sorted(CORPUS.rglob("*.xml.gz")) + sorted(CORPUS.rglob("*.json"))
-    return paths[::step]
-
-
 def _audits(paths: list[Path], audit_hands: Callable[..., Any] | None) -> list[FileAudit]:
     """``audit_file`` of every path with ``engine().audit_hands`` set to ``audit_hands``
     (``None``: every game through ``run``'s loop)."""
@@ -53,14 +47,6 @@ def _audits(paths: list[Path], audit_hands: Callable[..., Any] | None) -> list[F
         return [audit_file(p) for p in paths]
     finally:
         game.engine = saved  # type: ignore[assignment]
-
-
-def _differences(a: list[FileAudit], b: list[FileAudit]) -> list[str]:
-    out: list[str] = []
-    for x, y in zip(a, b, strict=True):
-        if (x.hands, x.findings, x.games, x.status) != (y.hands, y.findings, y.games, y.status):
-            out.append(x.path)
-    return out
 
 
 @needs_core
