@@ -30,25 +30,41 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _both(game: Game, monkeypatch: pytest.MonkeyPatch) -> tuple[GameReplay, GameReplay]:
-    """The replay with the core's shares (moves, win checks, values made without
-    ``__init__``, the tiles met at the deal, the hand's event loop, a game's walls) and
-    with none of them: the Python reference alone."""
+_ALL_SHARES: tuple[tuple[Any, str, Any], ...] = (
+    (moves, "CORE_MOVES", None),
+    (results, "CORE_WIN_CHECKS", None),
+    (values, "MAKE", values._py_make),
+    (state, "DEALT_SEEN", None),
+    (table, "CORE_RUN", None),
+    (walls, "CORE_HAND_WALLS", None),
+)
+"""The core's shares of the replay (moves, win checks, values made without
+``__init__``, the tiles met at the deal, the hand's event loop, a game's walls), each
+with what stands in for it without the core."""
+
+
+def _both(
+    game: Game,
+    monkeypatch: pytest.MonkeyPatch,
+    shares: tuple[tuple[Any, str, Any], ...] = _ALL_SHARES,
+) -> tuple[GameReplay, GameReplay]:
+    """The replay with the core's shares, and with ``shares`` switched off (by default
+    all of them: the Python reference alone)."""
     rules = rules_for_go_type(game.meta.go_type)
     with_core = replay_game(game, rules)
     with monkeypatch.context() as m:
-        m.setattr(moves, "CORE_MOVES", None)
-        m.setattr(results, "CORE_WIN_CHECKS", None)
-        m.setattr(values, "MAKE", values._py_make)
-        m.setattr(state, "DEALT_SEEN", None)
-        m.setattr(table, "CORE_RUN", None)
-        m.setattr(walls, "CORE_HAND_WALLS", None)
+        for module, name, value in shares:
+            m.setattr(module, name, value)
         reference = replay_game(game, rules)
     return with_core, reference
 
 
-def _same(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
-    got, want = _both(game, monkeypatch)
+def _same(
+    game: Game,
+    monkeypatch: pytest.MonkeyPatch,
+    shares: tuple[tuple[Any, str, Any], ...] = _ALL_SHARES,
+) -> None:
+    got, want = _both(game, monkeypatch, shares)
     assert got.findings == want.findings, game.meta.source
     assert got.hands == want.hands, game.meta.source
 

@@ -23,6 +23,7 @@ from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay import results, table, walls
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay
+from tests import test_core_replay as core_replay
 from tests.conftest import FIXTURES
 from tests.test_core_replay import _damage, _damage_riichi, _first_phoenix_game
 
@@ -31,22 +32,17 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+_LOOP_AND_WALLS = ((table, "CORE_RUN", None), (walls, "CORE_HAND_WALLS", None))
+"""The shares held here: the core's loop and walls, against ``_Table.run``'s Python loop
+and ``for_hand``'s walls (the core's moves and win checks stay on)."""
+
+
 def _both(game: Game, monkeypatch: pytest.MonkeyPatch) -> tuple[GameReplay, GameReplay]:
-    """The replay with the core's loop and walls, and with ``_Table.run``'s Python loop
-    and ``for_hand``'s walls."""
-    rules = rules_for_go_type(game.meta.go_type)
-    with_core = replay_game(game, rules)
-    with monkeypatch.context() as m:
-        m.setattr(table, "CORE_RUN", None)
-        m.setattr(walls, "CORE_HAND_WALLS", None)
-        reference = replay_game(game, rules)
-    return with_core, reference
+    return core_replay._both(game, monkeypatch, _LOOP_AND_WALLS)
 
 
 def _same(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
-    got, want = _both(game, monkeypatch)
-    assert got.findings == want.findings, game.meta.source
-    assert got.hands == want.hands, game.meta.source
+    core_replay._same(game, monkeypatch, _LOOP_AND_WALLS)
 
 
 def test_the_core_loop_replays_as_the_python_loop_on_the_whole_corpus(
