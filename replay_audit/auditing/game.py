@@ -68,6 +68,7 @@ def _detected_key(game: Game) -> tuple[object, ...] | None:
     """Everything of ``game`` that ``rules_for_game(game)`` and ``era_of`` read, for
     a dated log: its format, GO type and lobby (or rule string, whether its id is
     Mahjong Soul's, red fives and players), ``csrule``, hanchan, whether it has a wall seed (the red fives'
+    ``by_format``), a JSON log's ``rule`` object (its red-five flags: the red fives'
     ``by_format``) and its date (the whole of its ``log_window``).  An undated log
     (``None``) has a window read off more of the log: worked out every time."""
     meta = game.meta
@@ -88,6 +89,7 @@ def _detected_key(game: Game) -> tuple[object, ...] | None:
         dict(meta.extra).get("csrule"),
         meta.hanchan,
         seeded,
+        dict(meta.extra).get("rule") if meta.format == "tenhou-json" else None,
         stamp,
     )
 

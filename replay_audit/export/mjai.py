@@ -3,7 +3,8 @@
 mjai is the event stream most bots and reviewers read.  It has no yaku, fu or
 draw reason, so those are lost; kan dora, ura markers and deltas are kept.
 Three-player games use the ``kita`` extension (RiichiEnv) and keep four seats
-with an empty hand for the missing one.
+with an empty hand for the missing one.  Red fives are the game's own set
+(``model.rules.eras.red_fives_of``): a 2006 log's id 53 is a ``5pr`` too.
 
 >>> mjai_tile(16), mjai_tile(16, aka=False), mjai_tile(124)
 ('5mr', '5m', 'P')
@@ -14,7 +15,7 @@ Must not: parse, replay or score; it only re-spells the events of a ``Game``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import IO, Any
 
 from replay_audit.model.events import (
@@ -30,6 +31,7 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.model.meld import MeldKind
+from replay_audit.model.rules.eras import red_fives_of
 from replay_audit.model.tiles import Tile, is_red, kind
 
 _HONORS = "ESWNPFC"
@@ -56,15 +58,16 @@ def to_mjai(game: Game) -> list[dict[str, Any]]:
             "aka_flag": aka,
         }
     ]
+    reds = frozenset(red_fives_of(game))
     for hand in game.hands:
-        out.extend(_hand(hand, aka))
+        out.extend(_hand(hand, reds))
     out.append({"type": "end_game"})
     return out
 
 
-def _hand(h: HandLog, aka: bool) -> list[dict[str, Any]]:
+def _hand(h: HandLog, reds: Collection[Tile]) -> list[dict[str, Any]]:
     def t(tile: Tile) -> str:
-        return mjai_tile(tile, aka)
+        return mjai_tile(tile, aka=False) + ("r" if tile in reds else "")
 
     tehais = [[t(x) for x in sorted(hai)] for hai in h.haipai]
     tehais += [[] for _ in range(4 - len(tehais))]

@@ -7,6 +7,11 @@ placeholder after a daiminkan into the discards.  Call strings follow the
 red-five placement of §4.5 and results the point and yaku strings of §4.8, so a
 game read from XML comes out as Tenhou's own JSON of it.
 
+Red fives are the game's own set (``model.rules.eras.red_fives_of``): a log of
+Tenhou's 2006 server, whose id 53 is a second red 5p, writes 53 as code 52 and
+says so with ``aka52: 2`` in ``rule`` (``model.rules.reds``), so the JSON reads
+back with the same red fives and audits the same.
+
 >>> pon = Meld(MeldKind.PON, (97, 98, 99), called=99, from_seat=3)
 >>> call_string(pon, seat=2, aka=True, players=4)
 '3737p37'
@@ -19,7 +24,7 @@ Must not: parse, replay or score; it only re-spells the events of a ``Game``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Final
 
 from replay_audit.model.events import (
@@ -38,7 +43,9 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.model.meld import Meld, MeldKind
-from replay_audit.model.tiles import Tile, is_red, kind
+from replay_audit.model.rules.eras import red_fives_of
+from replay_audit.model.rules.reds import TODAYS, rule_flags
+from replay_audit.model.tiles import Tile, kind
 from replay_audit.model.tiles import to_tenhou6 as tile_code
 
 DAN_NAMES: Final = (
@@ -91,13 +98,19 @@ def disp_for_go_type(go_type: int | None) -> str:
     return out
 
 
-def _code(tile: Tile, aka: bool) -> int:
-    return tile_code(tile, aka)
+Reds = Collection[Tile]
+"""The ids a game's red fives are (empty without aka)."""
 
 
-def _codes_plain_first(tiles: Sequence[Tile], aka: bool) -> list[int]:
+def _code(tile: Tile, reds: Reds) -> int:
+    """The code of a tile: 51-53 for any of the game's red fives (both red 5p of
+    the 2006 set are 52), else the plain code."""
+    return 51 + tile // 36 if tile in reds else tile_code(tile, aka=False)
+
+
+def _codes_plain_first(tiles: Sequence[Tile], reds: Reds) -> list[int]:
     """Hand tiles of a pon/kan: plain copies before a red five (§4.5)."""
-    return [_code(t, aka) for t in sorted(tiles, key=lambda t: (is_red(t, aka), t))]
+    return [_code(t, reds) for t in sorted(tiles, key=lambda t: (t in reds, t))]
 
 
 def _rel_pos(seat: int, from_seat: int, players: int, letter: str) -> int:
@@ -111,27 +124,37 @@ def _rel_pos(seat: int, from_seat: int, players: int, letter: str) -> int:
     return 2
 
 
-def call_string(meld: Meld, seat: int, aka: bool, players: int = 4) -> str:
-    """The take/discard string of one call (formats.md §4.5, §4.6)."""
+def call_string(
+    meld: Meld, seat: int, aka: bool, players: int = 4, reds: Reds | None = None
+) -> str:
+    """The take/discard string of one call (formats.md §4.5, §4.6); ``reds`` is
+    the game's red-five set where it is not today's (``aka`` then says nothing).
+
+    >>> ankan = Meld(MeldKind.ANKAN, (52, 53, 54, 55))
+    >>> call_string(ankan, 0, aka=True), call_string(ankan, 0, True, reds=(16, 52, 53, 88))
+    ('252525a52', '252552a52')
+    """
+    if reds is None:
+        reds = TODAYS if aka else ()
     if meld.kind is MeldKind.KITA:
         return "f44"
     if meld.kind is MeldKind.ANKAN:
-        codes = _codes_plain_first(meld.tiles, aka)
+        codes = _codes_plain_first(meld.tiles, reds)
         return "".join(str(c) for c in codes[:3]) + "a" + str(codes[3])
     if meld.kind is MeldKind.CHI:
         assert meld.called is not None
         rest = sorted((t for t in meld.tiles if t != meld.called), key=kind)
-        return "c" + "".join(str(_code(t, aka)) for t in (meld.called, *rest))
+        return "c" + "".join(str(_code(t, reds)) for t in (meld.called, *rest))
     assert meld.called is not None and meld.from_seat is not None
     letter = {MeldKind.PON: "p", MeldKind.DAIMINKAN: "m", MeldKind.KAKAN: "p"}[meld.kind]
     exclude = {meld.called, meld.added}
-    own = _codes_plain_first([t for t in meld.tiles if t not in exclude], aka)
+    own = _codes_plain_first([t for t in meld.tiles if t not in exclude], reds)
     pos = _rel_pos(seat, meld.from_seat, players, letter)
     parts = [str(c) for c in own]
-    parts.insert(pos // 2, letter + str(_code(meld.called, aka)))
+    parts.insert(pos // 2, letter + str(_code(meld.called, reds)))
     if meld.kind is MeldKind.KAKAN:
         assert meld.added is not None
-        parts[pos // 2] = "k" + str(_code(meld.added, aka)) + parts[pos // 2][1:]
+        parts[pos // 2] = "k" + str(_code(meld.added, reds)) + parts[pos // 2][1:]
     return "".join(parts)
 
 
@@ -180,7 +203,7 @@ def to_tenhou6(game: Game) -> dict[str, Any]:
     """The tenhou.net/6 document of a game, keys in Tenhou's order (ver, ref, log,
     connection?, ratingc, rule, lobby, dan, rate, sx, sc, name)."""
     meta = game.meta
-    aka = meta.aka
+    reds = frozenset(red_fives_of(game))
     players = meta.players
     kept = dict(meta.extra) if meta.format == "tenhou-json" else {}
     from_json = meta.format == "tenhou-json"
@@ -189,7 +212,7 @@ def to_tenhou6(game: Game) -> dict[str, Any]:
         doc["ver"] = _kept(kept, "ver", 2.3)
     if meta.log_id or not from_json:
         doc["ref"] = meta.log_id or ""
-    doc["log"] = [_hand(h, aka, players) for h in game.hands]
+    doc["log"] = [_hand(h, reds, players) for h in game.hands]
     conns = _connections(game)
     if conns:
         doc["connection"] = conns
@@ -199,8 +222,7 @@ def to_tenhou6(game: Game) -> dict[str, Any]:
         doc["rule"] = json.loads(kept["rule"])
     else:
         disp = meta.rule_disp if meta.rule_disp is not None else disp_for_go_type(meta.go_type)
-        flag = 1 if aka else 0
-        doc["rule"] = {"disp": disp, "aka53": flag, "aka52": flag, "aka51": flag}
+        doc["rule"] = {"disp": disp, **rule_flags(reds)}
     if meta.lobby is not None or meta.format != "tenhou-json":
         doc["lobby"] = meta.lobby or 0
     ps = list(game.players) + [Player(name="")] * (4 - len(game.players))
@@ -252,26 +274,26 @@ def _connections(game: Game) -> list[dict[str, int]]:
     return out
 
 
-def _hand(h: HandLog, aka: bool, players: int) -> list[Any]:
+def _hand(h: HandLog, reds: Reds, players: int) -> list[Any]:
     takes: list[list[Any]] = [[] for _ in range(4)]
     discards: list[list[Any]] = [[] for _ in range(4)]
-    dora = [_code(h.dora_indicator, aka)]
+    dora = [_code(h.dora_indicator, reds)]
     last_draw: list[Tile | None] = [None] * 4
     riichi_next = [False] * 4
     for ev in h.events:
         if isinstance(ev, Draw):
-            takes[ev.seat].append(_code(ev.tile, aka))
+            takes[ev.seat].append(_code(ev.tile, reds))
             last_draw[ev.seat] = ev.tile
         elif isinstance(ev, RiichiDeclare):
             riichi_next[ev.seat] = True
         elif isinstance(ev, Discard):
-            code: int | str = 60 if ev.tsumogiri else _code(ev.tile, aka)
+            code: int | str = 60 if ev.tsumogiri else _code(ev.tile, reds)
             if riichi_next[ev.seat]:
                 code = f"r{code}"
                 riichi_next[ev.seat] = False
             discards[ev.seat].append(code)
         elif isinstance(ev, Call):
-            s = call_string(ev.meld, ev.seat, aka, players)
+            s = call_string(ev.meld, ev.seat, bool(reds), players, reds)
             if ev.meld.kind in (MeldKind.CHI, MeldKind.PON):
                 takes[ev.seat].append(s)
             elif ev.meld.kind is MeldKind.DAIMINKAN:
@@ -280,7 +302,7 @@ def _hand(h: HandLog, aka: bool, players: int) -> list[Any]:
             else:
                 discards[ev.seat].append(s)
         elif isinstance(ev, NewDora):
-            dora.append(_code(ev.indicator, aka))
+            dora.append(_code(ev.indicator, reds))
     for seat in range(4):
         # the placeholder is dropped when nothing follows it (rinshan tsumo win)
         if discards[seat] and discards[seat][-1] == 0:
@@ -291,7 +313,7 @@ def _hand(h: HandLog, aka: bool, players: int) -> list[Any]:
     if not ura and kept_ura:
         ura_codes = [int(c) for c in kept_ura.split(",")]
     else:
-        ura_codes = [_code(t, aka) for t in ura]
+        ura_codes = [_code(t, reds) for t in ura]
     out: list[Any] = [
         [h.round_index, h.honba, h.sticks],
         list(h.scores[:4]) + [0] * (4 - len(h.scores)),
@@ -300,16 +322,16 @@ def _hand(h: HandLog, aka: bool, players: int) -> list[Any]:
     ]
     for seat in range(4):
         hai = (
-            sorted(h.haipai[seat], key=lambda t: (kind(t), is_red(t, aka)))
+            sorted(h.haipai[seat], key=lambda t: (kind(t), t in reds))
             if seat < len(h.haipai)
             else []
         )
-        out += [[_code(t, aka) for t in hai], takes[seat], discards[seat]]
-    out.append(_result(h, players, aka))
+        out += [[_code(t, reds) for t in hai], takes[seat], discards[seat]]
+    out.append(_result(h, players))
     return out
 
 
-def _result(h: HandLog, players: int, aka: bool) -> list[Any]:
+def _result(h: HandLog, players: int) -> list[Any]:
     results = h.results
     wins = [r for r in results if isinstance(r, RecordedWin)]
     if wins:

@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 from replay_audit.model.dating import LogWindow, Side, log_window
 from replay_audit.model.events import Game
+from replay_audit.model.rules.reds import TODAYS, kept_red_fives
 from replay_audit.model.rules.ruleset import RuleSet
 
 OpenAspect = Literal["dealer_stop", "extension", "bust_at_zero"]
@@ -92,12 +93,13 @@ class DatedRule:
 
     def applies(self, rules: RuleSet, game: Game) -> bool:
         """Only to rules holding today's Tenhou value (a lobby or user rule
-        that differs is its own), and for the red fives only to 4-player XML
-        logs (the only ones with tile copies to tell 53 from 52)."""
+        that differs is its own), and for the red fives only to 4-player logs
+        that can tell 53 from 52: XML (tile copies) and JSON, whose ``rule``
+        flags say which set the file's red codes stand for (``by_format``)."""
         if not rules.name.startswith("tenhou") or any(getattr(rules, k) != v for k, v in self.new):
             return False
         if self.scoring:
-            return game.meta.format == "tenhou-xml" and rules.players == 4
+            return rules.players == 4
         return True
 
 
@@ -149,10 +151,22 @@ def _seeded_is_after(game: Game) -> Side | None:
     return "after" if seeded else None
 
 
+def _red_fives_by_format(game: Game) -> Side | None:
+    """A JSON log says its red fives itself (``model.rules.reds``: ``aka52: 2`` is
+    the 2006 set, e.g. our export of a 2006 log; Tenhou's own flags of 1 are
+    today's), whatever its date; an XML log by its wall seed (``_seeded_is_after``)."""
+    kept = kept_red_fives(game.meta)
+    if game.meta.format == "tenhou-json":
+        return "before" if kept == dict(RED_FIVES_2006_OLD)["red_fives"] else "after"
+    return _seeded_is_after(game)
+
+
+RED_FIVES_2006_OLD: tuple[tuple[str, Any], ...] = (("aka", 4), ("red_fives", (16, 52, 53, 88)))
+
 RED_FIVES_2006 = DatedRule(
     what="the red fives",
     when="between 2006-11 and 2009-07",
-    old=(("aka", 4), ("red_fives", (16, 52, 53, 88))),
+    old=RED_FIVES_2006_OLD,
     new=(("aka", 3), ("red_fives", (16, 52, 88))),
     first="2006110600",
     last="2009080100",
@@ -165,7 +179,7 @@ RED_FIVES_2006 = DatedRule(
         "in the 2009 logs, which have wall seeds, do not"
     ),
     scoring=True,
-    by_format=_seeded_is_after,
+    by_format=_red_fives_by_format,
 )
 """The 2006 server had four red fives: copy 0 of 5m and 5s, copies 0 and 1 of 5p
 (「赤4枚 (五筒2枚)」).  E.g. the era2006 case, East 3: the dealer's hand holds 16 and
@@ -277,3 +291,21 @@ def era_of(game: Game, rules: RuleSet) -> Era:
         open_rules,
         before_2009=window.side(UNOBSERVED_2006) == "before",
     )
+
+
+def red_fives_of(game: Game) -> tuple[int, ...]:
+    """The ids a writer spells as red fives in ``game`` (``()`` without aka): a
+    JSON game's own set (its ``rule`` flags), the 2006 set for a 4-player log
+    wholly before the change, else today's.  A log whose window straddles the
+    change (an undated log of the 2006 format) gets today's: a JSON file holds
+    one reading, not the auditor's two, and today's is what Tenhou's own
+    converter writes."""
+    meta = game.meta
+    if not meta.aka:
+        return ()
+    kept = kept_red_fives(meta)
+    if kept is not None:
+        return kept
+    if meta.players == 4 and RED_FIVES_2006.side_of(game, log_window(game)) == "before":
+        return tuple(dict(RED_FIVES_2006.old)["red_fives"])
+    return TODAYS

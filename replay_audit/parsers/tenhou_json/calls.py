@@ -15,7 +15,7 @@ from replay_audit.model.events import (
     Move,
 )
 from replay_audit.model.meld import Meld
-from replay_audit.model.tiles import Tile, is_red, kind, tenhou6_kind
+from replay_audit.model.tiles import Tile, kind, tenhou6_kind
 
 # --------------------------------------------------------------------- one hand
 
@@ -106,19 +106,21 @@ def source_seat(who: int, pos: int, letter: str, players: int) -> int:
 
 
 class _Pool:
-    """Per-hand copy numbers for wall tiles (see module doc)."""
+    """Per-hand copy numbers for wall tiles (see the package doc): a red code takes
+    the first free red copy of its five (``reds``, the game's red fives), a plain
+    five the first free other copy (copy 0 last when the game has no aka)."""
 
-    def __init__(self, aka: bool) -> None:
-        self.aka = aka
+    def __init__(self, reds: frozenset[Tile]) -> None:
+        self.reds = reds
         self.used: set[int] = set()
 
     def take(self, code: int) -> Tile:
         k, red = tenhou6_kind(code)
-        red = red and self.aka
+        red = red and bool(self.reds)
         if red:
-            order: tuple[int, ...] = (0,)
+            order: tuple[int, ...] = tuple(c for c in range(4) if 4 * k + c in self.reds)
         elif k < 27 and k % 9 == 4:
-            order = (1, 2, 3) if self.aka else (1, 2, 3, 0)
+            order = tuple(c for c in (1, 2, 3, 0) if 4 * k + c not in self.reds)
         else:
             order = (0, 1, 2, 3)
         for c in order:
@@ -129,13 +131,14 @@ class _Pool:
         raise ValueError(f"more copies of tile code {code} than the set has")
 
 
-def _key(code: int, aka: bool) -> tuple[int, bool]:
+def _key(code: int, reds: frozenset[Tile]) -> tuple[int, bool]:
+    """(kind, red) of a code in a game with these red fives (none: every five plain)."""
     k, red = tenhou6_kind(code)
-    return k, red and aka
+    return k, red and bool(reds)
 
 
-def _tkey(tile: Tile, aka: bool) -> tuple[int, bool]:
-    return kind(tile), is_red(tile, aka)
+def _tkey(tile: Tile, reds: frozenset[Tile]) -> tuple[int, bool]:
+    return kind(tile), tile in reds
 
 
 @dataclass(slots=True)
@@ -180,7 +183,8 @@ class _Hand:
     """The immutable inputs of one hand's merge."""
 
     players: int
-    aka: bool
+    reds: frozenset[Tile]
+    """The game's red fives (empty without aka): what a red code means."""
     dealer: int
     takes: list[list[int | _CallStr | Tile]]
     """Per seat: wall tile ids (ints) or parsed call strings."""

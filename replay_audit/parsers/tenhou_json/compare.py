@@ -8,7 +8,7 @@ Must not: parse anything.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from replay_audit.model.events import (
     Call,
@@ -27,15 +27,19 @@ from replay_audit.model.tiles import Tile, is_red, kind
 # ------------------------------------------------------------------- comparison
 
 
-def comparable(event: Event, aka: bool = True) -> tuple[object, ...]:
+def comparable(
+    event: Event, aka: bool = True, reds: Collection[Tile] | None = None
+) -> tuple[object, ...]:
     """An event as a plain tuple with tiles reduced to (kind, red) and ``seq``
     left out: JSON has no copy numbers, so this is how an XML and a JSON reading
     of the same game are held against each other.  Result fields JSON does not
     carry (hand, melds, win tile, fu of limit hands, ``裏ドラ(0飜)``, the ``ba``
-    honba and sticks, the scores before the result) are left out."""
+    honba and sticks, the scores before the result) are left out.  ``reds`` is
+    the game's red-five set where it is not today's (Tenhou's 2006 set, whose id 53
+    a JSON writes as a red 5p: ``model.rules.reds``); it overrides ``aka``."""
 
     def t(tile: Tile) -> tuple[int, bool]:
-        return kind(tile), is_red(tile, aka)
+        return kind(tile), is_red(tile, aka) if reds is None else tile in reds
 
     def ts(tiles: Sequence[Tile]) -> tuple[tuple[int, bool], ...]:
         return tuple(t(x) for x in tiles)

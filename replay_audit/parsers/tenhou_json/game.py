@@ -31,6 +31,7 @@ from replay_audit.model.events import (
     hand_label,
 )
 from replay_audit.model.rules.majsoul import is_tonpuu
+from replay_audit.model.rules.reds import declared_red_fives
 from replay_audit.parsers.tenhou_json.document import load_document
 from replay_audit.parsers.tenhou_json.hand import _parse_hand
 from replay_audit.parsers.tenhou_json.names import _is_int, _nm, dan_index
@@ -50,6 +51,7 @@ def parse_tenhou_json(data: bytes, source: str = "<bytes>", strict: bool = True)
     try:
         meta = _meta(doc, source, log_id)
         players = _players(doc, meta.players)
+        reds = _red_fives(doc) if meta.aka else frozenset()
     except LogFormatError as exc:
         raise exc.located(source=source, log_id=log_id) from None
     hands: list[HandLog] = []
@@ -70,7 +72,7 @@ def parse_tenhou_json(data: bytes, source: str = "<bytes>", strict: bool = True)
     for i, raw in enumerate(doc["log"]):
         label = _label_of(raw, i)
         try:
-            hand = _parse_hand(raw, i, meta, names, connections.get(i, ()), warnings)
+            hand = _parse_hand(raw, i, meta, reds, names, connections.get(i, ()), warnings)
         except LogFormatError as exc:
             exc.located(source=source, log_id=log_id, hand=label)
             if strict:
@@ -156,6 +158,18 @@ def _declared_aka(doc: dict[str, Any]) -> bool:
     assert isinstance(rule, dict)
     keys = [k for k in rule if isinstance(k, str) and k.startswith("aka")]
     return any(_truthy(rule[k]) for k in keys) if keys else True
+
+
+def _red_fives(doc: dict[str, Any]) -> frozenset[int]:
+    """The game's red fives, as its ``rule`` flags count them (``model.rules.reds``:
+    ``aka52: 2`` is two red 5p, Tenhou's 2006 set and Mahjong Soul's four-red
+    rooms); every hand's tile pool and moves use this one set."""
+    rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
+    assert isinstance(rule, dict)
+    try:
+        return frozenset(declared_red_fives(rule))
+    except ValueError as exc:
+        raise InvalidValueError(str(exc)) from None
 
 
 def _four_plain_fives(hands: list[Any]) -> bool:

@@ -47,6 +47,7 @@ def _parse_hand(
     raw: object,
     index: int,
     meta: GameMeta,
+    reds: frozenset[Tile],
     names: Sequence[str],
     connections: Sequence[tuple[int, int, int]],
     warnings: list[str],
@@ -66,11 +67,10 @@ def _parse_hand(
         raise InvalidValueError(f"bad start scores {scores_raw!r}")
     scores = tuple(int(v) for v in scores_raw) + (0,) * (4 - len(scores_raw))
     players = meta.players
-    aka = meta.aka
     dealer = round_index % 4
     if dealer >= players:
         raise InvalidValueError(f"round {round_index} has no dealer in a {players}-player game")
-    pool = _Pool(aka)
+    pool = _Pool(reds)
     try:
         haipai: list[tuple[Tile, ...]] = []
         for seat in range(4):
@@ -104,7 +104,7 @@ def _parse_hand(
 
     result_raw = raw[16]
     result_kind, wins = _result_shape(result_raw, players)
-    hand = _Hand(players, aka, dealer, takes, discards, dora, result_kind, wins)
+    hand = _Hand(players, reds, dealer, takes, discards, dora, result_kind, wins)
     hand.kan_dora_at_once = is_chip_room(meta.rule_disp)
     state = _State(
         ti=[0] * 4,

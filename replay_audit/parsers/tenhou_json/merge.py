@@ -27,7 +27,7 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.model.meld import Meld, MeldKind
-from replay_audit.model.tiles import KIND_NAMES, RED_FIVES, Tile
+from replay_audit.model.tiles import KIND_NAMES, Tile
 from replay_audit.parsers.tenhou_json.calls import (
     _CallStr,
     _Dead,
@@ -63,12 +63,17 @@ def _reveal(h: _Hand, st: _State, depth: int) -> None:
 
 
 def _pick(
-    st: _State, seat: int, key: tuple[int, bool], aka: bool, depth: int, avoid: Tile | None = None
+    st: _State,
+    seat: int,
+    key: tuple[int, bool],
+    reds: frozenset[Tile],
+    depth: int,
+    avoid: Tile | None = None,
 ) -> Tile:
     """Remove and return a tile of that kind/redness from the seat's hand, another
     copy than ``avoid`` (the drawn tile) when there is one."""
     k, red = key
-    cands = [t for t in st.hands[seat] if t >> 2 == k and (aka and t in RED_FIVES) == red]
+    cands = [t for t in st.hands[seat] if t >> 2 == k and (t in reds) == red]
     if not cands:
         raise _Dead(f"seat {seat} does not hold a {_code_name(key)}", depth)
     others = [t for t in cands if t != avoid]
@@ -84,7 +89,7 @@ def _code_name(key: tuple[int, bool]) -> str:
 def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
     """Play the hand forward from ``actor`` in ``phase`` (``take`` or
     ``discard``) to its end, branching at ambiguous calls."""
-    aka = h.aka
+    reds = h.reds
     item: int | str | _CallStr  # a take-column or a discard-column item (no code runs)
     while True:
         h.steps += 1
@@ -136,7 +141,7 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
             tile = drawn
             st.hands[actor].remove(tile)
         else:
-            tile = _pick(st, actor, _key(code, aka), aka, depth, avoid=drawn)
+            tile = _pick(st, actor, _key(code, reds), reds, depth, avoid=drawn)
         if st.pending_dora:
             for _ in range(st.pending_dora):
                 _reveal(h, st, depth)
@@ -176,7 +181,7 @@ def _callers(h: _Hand, st: _State, discarder: int, tile: Tile) -> list[tuple[int
     """Seats whose next take is a call on exactly this tile from this seat; pon and
     daiminkan before chi (§4.7).  Never ``None`` here: the caller appends that
     option itself (nobody calls)."""
-    key = _tkey(tile, h.aka)
+    key = _tkey(tile, h.reds)
     pons: list[tuple[int, _CallStr]] = []
     chis: list[tuple[int, _CallStr]] = []
     for seat in range(h.players):
@@ -185,7 +190,7 @@ def _callers(h: _Hand, st: _State, discarder: int, tile: Tile) -> list[tuple[int
         item = h.takes[seat][st.ti[seat]]
         if not isinstance(item, _CallStr):
             continue
-        if _key(item.codes[item.key_index], h.aka) != key:
+        if _key(item.codes[item.key_index], h.reds) != key:
             continue
         try:
             src = source_seat(seat, item.pos, item.letter, h.players)
@@ -202,7 +207,7 @@ def _open_call(
 ) -> None:
     seat, c = opt
     own_codes = [x for i, x in enumerate(c.codes) if i != c.key_index]
-    own = [_pick(st, seat, _key(x, h.aka), h.aka, depth) for x in own_codes]
+    own = [_pick(st, seat, _key(x, h.reds), h.reds, depth) for x in own_codes]
     kind_ = {"c": MeldKind.CHI, "p": MeldKind.PON, "m": MeldKind.DAIMINKAN}[c.letter]
     meld = Meld(kind=kind_, tiles=tuple(sorted([tile, *own])), called=tile, from_seat=discarder)
     st.ti[seat] += 1
@@ -229,16 +234,16 @@ def _open_call(
 
 
 def _self_call(h: _Hand, st: _State, actor: int, c: _CallStr, depth: int) -> None:
-    aka = h.aka
+    reds = h.reds
     if c.letter == "f":
-        t = _pick(st, actor, (30, False), aka, depth)
+        t = _pick(st, actor, (30, False), reds, depth)
         meld = Meld(kind=MeldKind.KITA, tiles=(t,))
         st.melds[actor].append(meld)
         _flush(st)
         st.events.append(Call(seq=len(st.events), seat=actor, meld=meld))
         return
     if c.letter == "a":
-        tiles = [_pick(st, actor, _key(x, aka), aka, depth) for x in c.codes]
+        tiles = [_pick(st, actor, _key(x, reds), reds, depth) for x in c.codes]
         meld = Meld(kind=MeldKind.ANKAN, tiles=tuple(sorted(tiles)))
         st.melds[actor].append(meld)
         _flush(st)
@@ -249,7 +254,7 @@ def _self_call(h: _Hand, st: _State, actor: int, c: _CallStr, depth: int) -> Non
         _reveal(h, st, depth)
         return
     # kakan: extends the seat's pon of that kind
-    added_key = _key(c.codes[c.key_index], aka)
+    added_key = _key(c.codes[c.key_index], reds)
     pon_i = next(
         (
             i
@@ -267,7 +272,7 @@ def _self_call(h: _Hand, st: _State, actor: int, c: _CallStr, depth: int) -> Non
         raise _Dead(str(exc), depth) from None
     if src != pon.from_seat:
         raise _Dead(f"seat {actor}: kakan {c.text!r} names another source than its pon", depth)
-    added = _pick(st, actor, added_key, aka, depth)
+    added = _pick(st, actor, added_key, reds, depth)
     meld = Meld(
         kind=MeldKind.KAKAN,
         tiles=tuple(sorted((*pon.tiles, added))),
