@@ -47,6 +47,7 @@ NOTES = {
     "era2006_four_reds_stepless_riichi_ankan_junk_20061015gm-0001-0000-2006a4e1.xml": [
         "rule_2006_unknown"
     ],
+    "json_era2006_two_red_5p_aka52_20061015gm-0001-0000-2006a4e1.json": ["rule_2006_unknown"],
     "chip_room_ippatsu_ura_aka.2024060112gm-0221-0000-c41b0a01.xml": ["chips"],
     "private_lobby_custom_uma_west_round.2024060112gm-0041-1234-5a1b2c3d.xml": [
         "lobby_rules",
