@@ -3,7 +3,8 @@
 ``ruleset`` (the dataclass and its checks) <- ``presets`` (the named rule sets,
 TOML files, overrides) <- ``detect`` (from a GO type or a ``rule.disp`` string,
 with ``majsoul`` for Mahjong Soul's rooms); ``csrule`` reads a private lobby's
-rule string; ``eras`` holds the rules of Tenhou's eras, by date.  The names of
+rule string; ``eras`` holds the rules of Tenhou's eras, by date, and ``reds``
+the red fives a tenhou.net/6 ``rule`` object declares.  The names of
 the old ``replay_audit.rules`` module are re-exported here (that path aliases
 this package).
 

@@ -8,9 +8,10 @@ as the same game read from mjlog XML, compared by tile kind and redness.
 
 Tile copies: JSON codes name a kind (and redness), not one of the four copies.
 Every wall tile (haipai, dora and ura indicators, drawn tiles) gets a copy
-number up front, deterministically, from a per-hand pool: red fives take copy 0
-when the game plays aka, plain fives never take copy 0 in aka games, and no id
-repeats inside a hand.  The simulation then moves those ids between hands,
+number up front, deterministically, from a per-hand pool: red codes take the
+game's red copies of their five (copy 0; copies 0 and 1 of 5p where ``rule`` says
+``aka52: 2``, Tenhou's 2006 set: ``model.rules.reds``), plain fives the others
+(copy 0 last in games without aka), and no id repeats inside a hand.  The simulation then moves those ids between hands,
 rivers and melds, so a discard or call always names a tile the seat really
 holds and the replayer can work with ids.
 
