@@ -69,7 +69,7 @@ def test_sudden_death_in_the_south_is_east_only() -> None:
     assert "'友人场'" in text and "ended at S2, before the South all-last" in text
     assert "nobody had the 30000 to end after E4, and S2-0 left the top at 33000" in text
     (row,) = [f for f in notes(fa) if f["field"] == "inferred_length"]
-    assert row["hand"] == "S2-0"
+    assert (row["hand"], row["recorded"], row["computed"]) == ("S2-0", "hanchan", "tonpuu")
     # the target is the default one: the game went on at 26000 and ended at 33000
     assert not any("the top needs" in t for t in _lengths(fa))
 
@@ -161,3 +161,18 @@ def test_the_dealer_who_keeps_the_deal_below_the_top_goes_on(tmp_path: Path) -> 
     fa = _audited(tmp_path, wins, "dealer_below")
     assert _lengths(fa) == []
     assert ("transition", "game_over") in _fields(fa)
+
+
+def test_the_length_reaches_the_statistics() -> None:
+    """The facts group an East-only game with the East-only games."""
+    fa = audit_file(SUDDEN_DEATH)
+    assert {r["game_type"] for r in fa.game_facts} == {"majsoul-4p-tonpuu"}
+    assert {r["hanchan"] for r in fa.game_facts} == {False}
+    fa = audit_file(EAST4)
+    assert {r["game_type"] for r in fa.game_facts} == {"majsoul-4p-tonpuu"}
+    for path in (SOUTH4, BUST):
+        fa = audit_file(path)
+        assert {r["game_type"] for r in fa.game_facts} == {"majsoul-4p-hanchan"}
+    # the user's rules: nothing read, the log's own length
+    fa = audit_file(SUDDEN_DEATH, "majsoul-4p")
+    assert {r["game_type"] for r in fa.game_facts} == {"majsoul-4p-hanchan"}

@@ -52,6 +52,9 @@ LobbyKind = Literal["ranked", "majsoul", "csrule", "private", "championship", "m
 
 _LOBBY_FIELD = re.compile(r"^\d{8,10}gm-[0-9a-f]{4}-(\d{4,5})-")
 
+HANCHAN, TONPUU = "hanchan", "tonpuu"
+"""A game's length as the ``inferred_length`` note of ``_majsoul_length`` records it."""
+
 CHAMPIONSHIP_FIRST = 10000
 """Tenhou lobby numbers: 1-9999 private (``L``) lobbies, 10000-19999 championship
 (``C``) lobbies (the Tenhou client builds ``"1" + C-number``)."""
@@ -65,6 +68,11 @@ class LobbyNote:
     message: str
     hand: HandLog | None = None
     category: str = INFO
+    recorded: str | None = None
+    """What the log says where the reading replaces it (the length: ``hanchan``)."""
+    computed: str | None = None
+    """What was read instead (``tonpuu``): the report's row shows both, and the
+    per-player facts take the length from it (``auditor._as_read``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +178,10 @@ def _majsoul_length(
     found = read_length(game, replay, rules)
     if found is None:
         return None
-    notes.insert(1, LobbyNote("inferred_length", found.message, found.hand))
+    notes.insert(
+        1,
+        LobbyNote("inferred_length", found.message, found.hand, recorded=HANCHAN, computed=TONPUU),
+    )
     return False
 
 
