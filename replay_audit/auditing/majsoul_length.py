@@ -102,45 +102,37 @@ def read_length(game: Game, replay: GameReplay, rules: RuleSet) -> LengthReading
 def _sudden_death(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> str | None:
     """Why the game's end fits an East-only game's sudden death (the text for the
     note), or ``None``: a hand from the East all-last on went on where that rule
-    ends the game, the last one did not end it, or a hand's outcome is unknown."""
+    ends the game, the last one did not end it, or a hand's outcome is unknown.
+    The scores after a hand are the next hand's (as recorded: the game-end check
+    holds them against the chain), after the last one its own plus its payments."""
     by_hand = {id(h.hand): h for h in replay.hands}
     n = rules.players
     hands = game.hands
+    last = len(hands) - 1
     for i, hand in enumerate(hands):
         if hand.round_index < east_last:
             continue
         hr = by_hand.get(id(hand))
         outcome = _outcome(hand, hr) if hr is not None else None
-        if outcome is None or hr is None:
+        scores = tuple(hands[i + 1].scores[:n]) if i < last else _end_scores(hr, n)
+        if outcome is None or scores is None:
             return None
-        ended = i == len(hands) - 1
-        if ended:
-            scores = _end_scores(hr, n)
-            if scores is None:
-                return None
-        else:
-            scores = tuple(hands[i + 1].scores[:n])
         state = HandState(hand.round_index, hand.honba, hand.sticks, hand.dealer, scores)
         reason = end_reason(state, outcome, rules, game_length="tonpuu")
-        if not ended and reason is not None:
-            return None  # the East-only game would have ended here
-        if ended:
+        if i == last:
             return _why(reason, max(scores), rules.points_to_end, east_last, hand)
+        if reason is not None:
+            return None  # the East-only game would have ended here
     return None
 
 
 def _why(reason: str | None, top: int, target: int, east_last: int, last: HandLog) -> str | None:
     """The note's account of a sudden-death end, or ``None`` for any other end."""
-    first = f"E{east_last + 1}"
+    before = f"nobody had the {target} the top needs to end the game after E{east_last + 1}"
     if reason == "sudden_death":
-        return (
-            f"nobody had the {target} to end after {first}, and {last.label} left the top at {top}"
-        )
+        return f"{before}, and {last.label} left the top at {top}"
     if reason == "dealer_top":
-        return (
-            f"nobody had the {target} to end after {first}, and {last.label}'s dealer kept "
-            f"the deal on top at {top}"
-        )
+        return f"{before}, and {last.label}'s dealer kept the deal on top at {top}"
     return None
 
 
@@ -165,10 +157,10 @@ def _outcome(hand: HandLog, hr: HandReplay) -> HandOutcome | None:
     return HandOutcome(draw_kind=draw.kind, dealer_tenpai=tenpai)
 
 
-def _end_scores(hr: HandReplay, players: int) -> tuple[int, ...] | None:
+def _end_scores(hr: HandReplay | None, players: int) -> tuple[int, ...] | None:
     """The scores after the last hand: after its riichi sticks, plus the recorded
     payments (as the lobby's target reading takes them)."""
-    if len(hr.scores) < players:
+    if hr is None or len(hr.scores) < players:
         return None
     end = list(hr.scores[:players])
     for r in hr.results:
