@@ -61,6 +61,30 @@ NOTES = {
         "inferred_settlement",
         "rules_not_observed",
     ],
+    # Mahjong Soul rooms that do not name the length (tests/test_majsoul_length.py)
+    "majsoul_east_only_sudden_death_ends_south2.json": [
+        "lobby_rules",
+        "inferred_length",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
+    "majsoul_no_length_east_only_ends_east4.json": [
+        "lobby_rules",
+        "inferred_length",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
+    "majsoul_no_length_hanchan_bust_in_south.json": [
+        "lobby_rules",
+        "inferred_start_points",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
+    "majsoul_no_length_hanchan_ends_south4.json": [
+        "lobby_rules",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
 }
 """The notes a sample carries on purpose (an excerpt that starts at its last hand; a
 2006 game's nine-terminal abort, which no 2006 log shows; a chip game: what the chip

@@ -11,11 +11,13 @@ Must not: compute a value (the replayer and the scorer do) or write a report.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 from pathlib import Path
 
 from replay_audit.auditing.game import _finding_row, _game_row, audit_game
+from replay_audit.auditing.lobby import TONPUU
 from replay_audit.auditing.rows import FileAudit
 from replay_audit.io.read import read_bytes
 from replay_audit.model.errors import LogFormatError
@@ -165,7 +167,17 @@ def _audit_parsed(
         elif problems:
             fa.status = "mismatch"
     if with_facts:
-        _add_facts(fa, game)
+        _add_facts(fa, _as_read(game, findings))
+
+
+def _as_read(game: Game, findings: list[Finding]) -> Game:
+    """``game`` with the length its audit read off the log (a Mahjong Soul room that
+    does not name it: the ``inferred_length`` note computing ``tonpuu``,
+    ``auditing.lobby``), so the facts group it with the games of that length."""
+    for f in findings:
+        if f.field == "inferred_length" and f.computed == TONPUU and game.meta.hanchan:
+            return dataclasses.replace(game, meta=dataclasses.replace(game.meta, hanchan=False))
+    return game
 
 
 def _cause(path: str, damage: list[Finding]) -> str:

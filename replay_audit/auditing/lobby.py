@@ -13,7 +13,9 @@ play fixed rules, which ``model.rules`` detects.  Other lobbies choose their own
 For those, what the log itself shows is read off it before the audit, each
 reading said in a note (``findings.INFO``) so it is never passed over: the
 start points from the first hand; renchan on a dealer win or tenpai from the
-first hand that exercises it (the dealer of the next hand); the extension
+first hand that exercises it (the dealer of the next hand); a Mahjong Soul
+game's length where its room name does not say it (``majsoul_length``: its end
+at the East all-last, or in the South by sudden death); the extension
 from the rounds played and from the scores at which the game went on or
 ended; uma, oka and rounding from the final line (``infer_settlement.py``).
 Everything else is audited under the defaults, and the rest of the game is
@@ -35,9 +37,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from replay_audit.auditing.infer_settlement import infer_settlement, offsets, places, rounding_of
+from replay_audit.auditing.majsoul_length import read_length
 from replay_audit.model.events import Game, GameMeta, HandLog, RecordedDraw, RecordedWin
 from replay_audit.model.findings import INFO
-from replay_audit.model.rules.majsoul import is_majsoul_ref, is_tonpuu, room_of
+from replay_audit.model.rules.majsoul import is_majsoul_ref, room_of
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.final import final_points
 from replay_audit.scoring.flow import all_last_index
@@ -48,6 +51,9 @@ if TYPE_CHECKING:
 LobbyKind = Literal["ranked", "majsoul", "csrule", "private", "championship", "majsoul_custom"]
 
 _LOBBY_FIELD = re.compile(r"^\d{8,10}gm-[0-9a-f]{4}-(\d{4,5})-")
+
+HANCHAN, TONPUU = "hanchan", "tonpuu"
+"""A game's length as the ``inferred_length`` note of ``_majsoul_length`` records it."""
 
 CHAMPIONSHIP_FIRST = 10000
 """Tenhou lobby numbers: 1-9999 private (``L``) lobbies, 10000-19999 championship
@@ -62,6 +68,11 @@ class LobbyNote:
     message: str
     hand: HandLog | None = None
     category: str = INFO
+    recorded: str | None = None
+    """What the log says where the reading replaces it (the length: ``hanchan``)."""
+    computed: str | None = None
+    """What was read instead (``tonpuu``): the report's row shows both, and the
+    per-player facts take the length from it (``auditor._as_read``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,12 +146,12 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
         )
     )
     majsoul = kind == "majsoul_custom"
-    hanchan = _majsoul_length(game, notes) if majsoul else None
-    if hanchan is not None:  # the readings below see the length read off the log
-        game = dataclasses.replace(game, meta=dataclasses.replace(game.meta, hanchan=hanchan))
     unseen: list[str] = []
     rules = _start_points(game, rules, majsoul, notes, unseen)
     rules = _renchan(game, replay, rules, notes, unseen)
+    hanchan = _majsoul_length(game, replay, rules, notes) if majsoul else None
+    if hanchan is not None:  # the readings below see the length read off the log
+        game = dataclasses.replace(game, meta=dataclasses.replace(game.meta, hanchan=hanchan))
     rules = _extension_winds(game, rules, notes)
     rules = _target_and_bust(game, replay, rules, notes, unseen)
     rules = _settlement(game, rules, majsoul, notes, unseen)
@@ -155,31 +166,21 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
     return LobbyReading(inferred, tuple(notes), hanchan)
 
 
-def _majsoul_length(game: Game, notes: list[LobbyNote]) -> bool | None:
-    """East-only (False) for a Mahjong Soul game whose ``disp`` names no length
-    (no room named, or a name without ``東``/``东``/``East`` or ``南``/``South``)
-    when every hand was in the East and the game ended at its all-last with no
-    score below zero: a hanchan does not end there.  None (the log's own length, a
-    hanchan by default) for anything else: a length named, a game that reached the
-    South, a bust (which ends either length) or a game without its final line."""
-    meta = game.meta
-    disp = meta.rule_disp or ""
-    if is_tonpuu(disp) or "南" in disp or "South" in disp.split() or not meta.hanchan:
+def _majsoul_length(
+    game: Game, replay: GameReplay, rules: RuleSet, notes: list[LobbyNote]
+) -> bool | None:
+    """East-only (False) for a Mahjong Soul game whose ``disp`` names no length,
+    when the log shows it (``majsoul_length``: an end at the East all-last, or in
+    the South before its all-last by sudden death), said in a note placed right
+    after the lobby's (where it stood before the sudden-death reading needed the
+    renchan read first); None (the log's own length, a hanchan by default) for
+    anything else, including a game both lengths fit."""
+    found = read_length(game, replay, rules)
+    if found is None:
         return None
-    hands = game.hands
-    n = meta.players
-    if not hands or game.owari is None or min(game.owari.scores[:n]) < 0:
-        return None
-    if max(h.round_index for h in hands) != n - 1 or hands[-1].round_index != n - 1:
-        return None
-    notes.append(
-        LobbyNote(
-            "inferred_length",
-            f"an East-only game: the room's name ({disp!r}) does not say the length, and "
-            f"the game ended at {hands[-1].label.split('-')[0]} with no score below zero, "
-            "where a hanchan goes on (the default: a hanchan)",
-            hands[-1],
-        )
+    notes.insert(
+        1,
+        LobbyNote("inferred_length", found.message, found.hand, recorded=HANCHAN, computed=TONPUU),
     )
     return False
 

@@ -31,7 +31,8 @@ class _Notes(_AuditorBase):
         if reading.hanchan is not None:  # the length read off the log: the chain's too
             self.meta = dataclasses.replace(self.meta, hanchan=reading.hanchan)
         for note in reading.notes:
-            self.add(note.category, note.field, note.message, note.hand)
+            self.add(note.category, note.field, note.message, note.hand,
+                     recorded=note.recorded, computed=note.computed)  # fmt: skip
 
     def _check_chips(self) -> None:
         """Every chip record against the chips the wins earn (``chips.py``); a

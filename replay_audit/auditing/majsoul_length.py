@@ -1,0 +1,171 @@
+"""A Mahjong Soul game's length, read off the log where its room name does not say it.
+
+tensoul writes the length into ``rule.disp`` (``東``/``南``, ``East``/``South``),
+but a log converted from another build or language often names none (empty, a
+Chinese room name, cut short): ``GameMeta.hanchan`` is then the default, a
+hanchan.  What the log shows settles it in two cases, and only there:
+
+* every hand was in the East and the game ended at its all-last (East 4, East 3
+  with three players) with no score below zero: a hanchan never ends there;
+* the game went on into the South and ended there *before* the South all-last,
+  with no score below zero, and the East-only reading of the rules explains
+  every step of it: an East-only game whose top is below the target after its
+  all-last goes into the South as sudden death (Mahjong Soul: 30000 to end,
+  40000 with three players; ``model.rules.majsoul``) and ends after the first
+  hand that leaves someone at or above it (the dealer who keeps the deal ends it
+  only when on top; ``scoring.flow``).  So no hand from East 4 on before the last
+  may have ended it, and the last one must.  A hanchan does not end in South 1-3
+  without a bust.
+
+Everything else keeps the default (a hanchan): a length named; a game that ended
+by a bust (either length ends so); one that reached the South all-last (a hanchan
+ends there, and an East-only game's sudden death does too, so both lengths fit and
+the default stays); a South ending that the sudden-death rule does not explain
+(the game-end check then reports it under the default); a log without its final
+line.
+
+Must not: compute a payment or change the rules it is given; it reads the
+length and says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from replay_audit.model.events import Game, HandLog, RecordedDraw, RecordedWin
+from replay_audit.model.rules.majsoul import is_tonpuu
+from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.scoring.flow import HandOutcome, HandState, all_last_index, end_reason
+
+if TYPE_CHECKING:
+    from replay_audit.replay.values import GameReplay, HandReplay
+
+
+@dataclass(frozen=True, slots=True)
+class LengthReading:
+    """An East-only game read off the log: why, and the hand that shows it."""
+
+    message: str
+    hand: HandLog
+
+
+def names_no_length(disp: str) -> bool:
+    """Whether a ``rule.disp`` leaves the length unsaid (no ``東``/``东``/``East``
+    without ``南``/``South``, no ``南``, no ``South``).
+
+    >>> names_no_length(""), names_no_length("铜之间 四人东"), names_no_length("Gold Room South")
+    (True, False, False)
+    """
+    return not (is_tonpuu(disp) or "南" in disp or "South" in disp.split())
+
+
+def read_length(game: Game, replay: GameReplay, rules: RuleSet) -> LengthReading | None:
+    """An East-only game (see the module docstring), or ``None``: the log's own
+    length (a hanchan by default).  ``rules``: those the game is audited under,
+    renchan read off the log already (the dealer's keeping the deal decides
+    whether the game may end)."""
+    meta = game.meta
+    disp = meta.rule_disp or ""
+    if not names_no_length(disp) or not meta.hanchan:
+        return None
+    hands = game.hands
+    n = meta.players
+    if not hands or game.owari is None or min(game.owari.scores[:n]) < 0:
+        return None
+    last = hands[-1]
+    if max(h.round_index for h in hands) != last.round_index:
+        return None
+    east_last = all_last_index(n, "tonpuu")
+    where = last.label.split("-")[0]
+    if last.round_index == east_last:
+        return LengthReading(
+            f"an East-only game: the room's name ({disp!r}) does not say the length, and "
+            f"the game ended at {where} with no score below zero, where a hanchan goes on "
+            "(the default: a hanchan)",
+            last,
+        )
+    if not east_last < last.round_index < all_last_index(n, "hanchan"):
+        return None
+    why = _sudden_death(game, replay, rules, east_last)
+    if why is None:
+        return None
+    return LengthReading(
+        f"an East-only game that went into the South as sudden death: the room's name "
+        f"({disp!r}) does not say the length, and the game ended at {where}, before the "
+        f"South all-last, with no score below zero, where a hanchan goes on; {why} (the "
+        "default: a hanchan)",
+        last,
+    )
+
+
+def _sudden_death(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> str | None:
+    """Why the game's end fits an East-only game's sudden death (the text for the
+    note), or ``None``: a hand from the East all-last on went on where that rule
+    ends the game, the last one did not end it, or a hand's outcome is unknown.
+    The scores after a hand are the next hand's (as recorded: the game-end check
+    holds them against the chain), after the last one its own plus its payments."""
+    by_hand = {id(h.hand): h for h in replay.hands}
+    n = rules.players
+    hands = game.hands
+    last = len(hands) - 1
+    for i, hand in enumerate(hands):
+        if hand.round_index < east_last:
+            continue
+        hr = by_hand.get(id(hand))
+        outcome = _outcome(hand, hr) if hr is not None else None
+        scores = tuple(hands[i + 1].scores[:n]) if i < last else _end_scores(hr, n)
+        if outcome is None or scores is None:
+            return None
+        state = HandState(hand.round_index, hand.honba, hand.sticks, hand.dealer, scores)
+        reason = end_reason(state, outcome, rules, game_length="tonpuu")
+        if i == last:
+            return _why(reason, max(scores), rules.points_to_end, east_last, hand)
+        if reason is not None:
+            return None  # the East-only game would have ended here
+    return None
+
+
+def _why(reason: str | None, top: int, target: int, east_last: int, last: HandLog) -> str | None:
+    """The note's account of a sudden-death end, or ``None`` for any other end."""
+    before = f"nobody had the {target} the top needs to end the game after E{east_last + 1}"
+    if reason == "sudden_death":
+        return f"{before}, and {last.label} left the top at {top}"
+    if reason == "dealer_top":
+        return f"{before}, and {last.label}'s dealer kept the deal on top at {top}"
+    return None
+
+
+def _outcome(hand: HandLog, hr: HandReplay) -> HandOutcome | None:
+    """What the game flow needs of a hand's results: the winners, and for a draw
+    its kind and the replay's dealer tenpai (``None`` where a draw's tenpai is
+    not known)."""
+    if not hr.results:
+        return None
+    winners = tuple(r.result.seat for r in hr.results if isinstance(r.result, RecordedWin))
+    if winners:
+        return HandOutcome(winners=winners, dealer_won=hand.dealer in winners)
+    res = hr.results[0]
+    draw = res.result
+    if not isinstance(draw, RecordedDraw):
+        return None
+    tenpai = False
+    if draw.kind in ("exhaustive", "nm"):
+        if res.draw is None:
+            return None
+        tenpai = bool(res.draw.tenpai[hand.dealer])
+    return HandOutcome(draw_kind=draw.kind, dealer_tenpai=tenpai)
+
+
+def _end_scores(hr: HandReplay | None, players: int) -> tuple[int, ...] | None:
+    """The scores after the last hand: after its riichi sticks, plus the recorded
+    payments (as the lobby's target reading takes them)."""
+    if hr is None or len(hr.scores) < players:
+        return None
+    end = list(hr.scores[:players])
+    for r in hr.results:
+        deltas = r.result.deltas
+        if len(deltas) < players:
+            return None
+        end = [e + d for e, d in zip(end, deltas, strict=False)]
+    return tuple(end)
