@@ -435,3 +435,28 @@ class PartRows:
     def rows(self, table: int) -> tuple[list[dict[str, Any]], list[str]]:
         """One table's rows added so far, rebuilt (same keys, order and values), and
         their sources."""
+
+# a hand's table built by the core, a game's hands in one call (src/core/table_state.cpp,
+# src/core/replay_hand.cpp; helper A)
+def new_table(cls: type[_T], hand: HandLog, wall: Any, consts: tuple[Any, ...]) -> _T | None:
+    """The replay table of an XML hand at its deal, as
+    ``replay_audit.replay.state._TableState.__init__`` (its reference) makes it, with the
+    game's constants (``state._core_constants``); None where the core declines the deal."""
+
+def run_game(
+    cls: type,
+    hands: tuple[HandLog, ...],
+    walls_of: list[Any],
+    walls: Any,
+    set_table: Callable[..., Any],
+    consts: tuple[Any, ...],
+    play: Any,
+    checks: Any,
+    make: Any,
+    classes: tuple[Any, ...],
+    riichi_cost: int,
+    chi_allowed: bool,
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Every hand of an XML game replayed (its table as ``new_table`` builds it, else by
+    ``set_table``; its events as ``run_hand`` plays them): (HandReplays, findings), as
+    ``replay_audit.replay.table.replay_game``'s loop gives them (its reference)."""

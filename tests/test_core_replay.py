@@ -37,10 +37,13 @@ _ALL_SHARES: tuple[tuple[Any, str, Any], ...] = (
     (state, "DEALT_SEEN", None),
     (table, "CORE_RUN", None),
     (walls, "CORE_HAND_WALLS", None),
+    (state, "CORE_TABLE", None),
+    (table, "CORE_GAME", None),
 )
 """The core's shares of the replay (moves, win checks, values made without
-``__init__``, the tiles met at the deal, the hand's event loop, a game's walls), each
-with what stands in for it without the core."""
+``__init__``, the tiles met at the deal, the hand's event loop, a game's walls, the
+tables it builds, a game's hands in one call), each with what stands in for it without
+the core."""
 
 
 def _both(

@@ -45,6 +45,44 @@ DEALT_SEEN = getattr(_core, "dealt_seen", None) if _core is not None else None
 ``seen`` filled from the deal and the dora indicator; the Python loop of
 ``_TableState.__init__`` is its reference, and names each repeat."""
 
+CORE_TABLE = getattr(_core, "new_table", None) if _core is not None else None
+"""The core's ``new_table`` (None: a stale build, no core, or switched off by a test): a
+hand's table built as ``_TableState.__init__`` (its reference) builds it for an XML log,
+with the game's ``_core_constants``; ``_core.run_game`` builds each hand's so, and is
+not called while this is None."""
+
+
+def _live_at_deal(n: int, rules: RuleSet) -> tuple[int, bool]:
+    """The live wall's tiles at the deal, and whether a replacement draw shortens it.
+
+    Live wall: 136 - 14 dead - 13 * 4 dealt (three-player: 108 - 14 - 13 * 3, 55 draws:
+    a real sanma hand with three kita drew 52 live tiles before its exhaustive draw);
+    every draw, rinshan too, takes one: the dead wall keeps its size by taking from the
+    live wall.  Toutenkou (decided here, unverified: no real log exists): 112 tiles with
+    20 rinshan tiles set apart for gari and kans plus 10 indicator tiles, and the hand
+    ends when no tile is left before the indicators (riichi.wiki, scoring-rules.md §15);
+    so 112 - 30 - 39 = 43 live tiles, and a replacement draw comes from the 20 without
+    shortening the live wall."""
+    if rules.scoring == "toutenkou":
+        return 112 - 30 - 39, False
+    return (136 - 14 - 52 if n == 4 else 108 - 14 - 39), True
+
+
+def _core_constants(game: Game, rules: RuleSet) -> tuple[object, ...] | None:
+    """What ``_core.new_table`` takes of a game, found once a game, as ``__init__`` finds
+    it each hand: (game, rules, n, aka, kan_dora_now, live, rinshan_from_live,
+    dealt_seen).  None where ``__init__`` builds the tables: a JSON log (no copy
+    numbers), ``CORE_TABLE`` switched off, or ``DEALT_SEEN`` (its Python loop then marks
+    the deal)."""
+    meta = game.meta
+    dealt_seen = DEALT_SEEN
+    if meta.format == "tenhou-json" or dealt_seen is None or CORE_TABLE is None:
+        return None
+    n = 3 if meta.players == 3 else 4
+    live, rinshan_from_live = _live_at_deal(n, rules)
+    return (game, rules, n, meta.aka, rules.kan_dora_immediate, live, rinshan_from_live, dealt_seen)
+
+
 # Offer kinds: what a ron can be made on.
 _OFFER_DISCARD, _OFFER_KAKAN, _OFFER_KITA, _OFFER_ANKAN = 0, 1, 2, 3
 
@@ -164,20 +202,7 @@ class _TableState:
             self.disc_mask = [0] * seats
             self.nagashi = [True] * seats
         self.discarded = falses
-        # Live wall: 136 - 14 dead - 13 * 4 dealt (three-player: 108 - 14 - 13 * 3, 55
-        # draws: a real sanma hand with three kita drew 52 live tiles before its
-        # exhaustive draw); every draw, rinshan too, takes one: the dead wall keeps
-        # its size by taking from the live wall.
-        self.live = 136 - 14 - 52 if n == 4 else 108 - 14 - 39
-        self.rinshan_from_live = True
-        if rules.scoring == "toutenkou":
-            # Toutenkou (decided here, unverified: no real log exists): 112 tiles with
-            # 20 rinshan tiles set apart for gari and kans plus 10 indicator tiles, and
-            # the hand ends when no tile is left before the indicators (riichi.wiki,
-            # scoring-rules.md §15); so 112 - 30 - 39 = 43 live tiles, and a
-            # replacement draw comes from the 20 without shortening the live wall.
-            self.live = 112 - 30 - 39
-            self.rinshan_from_live = False
+        self.live, self.rinshan_from_live = _live_at_deal(n, rules)
         self.to_draw = hand.dealer
         self.to_act = -1
         self.after_call = False

@@ -98,7 +98,7 @@ from replay_audit.native import _core
 from replay_audit.replay import moves, results, values
 from replay_audit.replay.moves import _CHI, _PON
 from replay_audit.replay.results import _Results
-from replay_audit.replay.state import _TH_MASK
+from replay_audit.replay.state import _TH_MASK, _core_constants
 from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
 from replay_audit.replay.walls import _HandWall, _WallSource
 from replay_audit.scoring.context import WinContext
@@ -116,6 +116,13 @@ CORE_RUN = getattr(_core, "run_hand", None) if _core is not None else None
 ``_Table.run`` for an XML log in one call a hand, calling back into the rooms below for
 what it does not play itself; ``run``'s own loop is its reference
 (``tests/test_core_replay_hand.py`` holds them equal on the corpus)."""
+
+CORE_GAME = getattr(_core, "run_game", None) if _core is not None else None
+"""The core's ``run_game`` (None: a stale build, no core, or switched off by a test):
+``replay_game``'s loop over an XML game's hands in one call, each hand's table built by
+the core (``state.CORE_TABLE``'s ``new_table``) and run as ``CORE_RUN`` runs it; that
+loop (``_set_table`` then ``CORE_RUN``) is its reference
+(``tests/test_core_replay_table.py`` holds them equal on the corpus)."""
 
 _RUN_CLASSES = (
     Draw,
@@ -153,21 +160,28 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
     ()
     """
     walls = _WallSource(game) if use_wall else None
-    out: list[HandReplay] = []
-    found: list[Finding] = []
     # The core's loop called here for each hand, its arguments found once a game (what
     # ``replay_hand`` and ``_Table.run`` do, less two calls a hand).
     core = _core_run(game, rules)
     logs = game.hands
     walls_of = walls.for_hands(logs) if walls is not None else [None] * len(logs)
-    for hand, wall in zip(logs, walls_of, strict=True):
-        table = _set_table(game, hand, rules, walls, wall)
-        done = table.run() if core is None else core[0](table, hand.events, *core[1])
-        out.append(done)
-        if done.findings:
-            found += done.findings
-    hands = tuple(out)
-    findings = tuple(found)
+    whole = CORE_GAME
+    consts = _core_constants(game, rules) if core is not None and whole is not None else None
+    if consts is not None and whole is not None and core is not None and type(logs) is tuple:
+        # The loop below in one core call: each hand's table built by the core (as
+        # ``_set_table`` builds it, which the core calls where it declines), then run.
+        hands, findings = whole(_Table, logs, walls_of, walls, _set_table, consts, *core[1])
+    else:
+        out: list[HandReplay] = []
+        found: list[Finding] = []
+        for hand, wall in zip(logs, walls_of, strict=True):
+            table = _set_table(game, hand, rules, walls, wall)
+            done = table.run() if core is None else core[0](table, hand.events, *core[1])
+            out.append(done)
+            if done.findings:
+                found += done.findings
+        hands = tuple(out)
+        findings = tuple(found)
     if walls is not None and walls.damage is not None:
         category, message = walls.damage
         seed = Finding(

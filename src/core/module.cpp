@@ -37,6 +37,7 @@
 #include "score_bindings.hpp"
 #include "scoring.hpp"
 #include "sha512.hpp"
+#include "table_state.hpp"
 #include "wall.hpp"
 #include "waits.hpp"
 
@@ -543,4 +544,25 @@ PYBIND11_MODULE(_core, m) {
 
     // ------------------------------------ the runner's parts, file by file (part_rows.hpp)
     core::def_part_rows(m);
+
+    // ------------- a hand's table built by the core, a game's hands in one call (helper A)
+    static PyMethodDef new_table_def = {
+        "new_table",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::new_table)),
+        METH_FASTCALL,
+        "new_table(cls, hand, wall, consts): the replay table of an XML hand at its deal, as\n"
+        "replay_audit.replay.state._TableState.__init__ (its reference) makes it, with the\n"
+        "game's constants (state._core_constants); None where the core declines the deal."};
+    m.add_object("new_table",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&new_table_def, nullptr, m.ptr())));
+    static PyMethodDef run_game_def = {
+        "run_game",
+        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::run_game)),
+        METH_FASTCALL,
+        "run_game(cls, hands, walls_of, walls, set_table, consts, play, checks, make, classes,\n"
+        "riichi_cost, chi_allowed): every hand of an XML game replayed (its table built as\n"
+        "new_table builds it, else by set_table; its events as run_hand plays them):\n"
+        "(HandReplays, findings), as replay_audit.replay.table.replay_game's loop gives them."};
+    m.add_object("run_game",
+                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_game_def, nullptr, m.ptr())));
 }

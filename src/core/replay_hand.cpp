@@ -9,6 +9,7 @@
 
 #include "py_errors.hpp"
 #include "slots.hpp"
+#include "table_state.hpp"
 
 namespace py = pybind11;
 
@@ -138,6 +139,8 @@ struct Names {
     PyObject* riichi = interned("riichi");
     PyObject* wall = interned("wall");
     PyObject* log = interned("log");
+    PyObject* events = interned("events");
+    PyObject* findings = interned("findings");
 };
 
 const Names& names() {
@@ -353,73 +356,130 @@ py::object hand_replay(PyObject* table, PyObject* make, PyObject* const* consts)
     return own(PyObject_Vectorcall(make, argv, 9, nullptr));
 }
 
+// The hand's events played on ``table`` in order and its HandReplay (run_hand's body):
+// ``classes`` is checked by the caller, ``table``'s class by table_slots.
+py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject* checks,
+                     PyObject* make, PyObject* const* consts, PyObject* cost, PyObject* chi_allowed) {
+    if (!PyTuple_CheckExact(events)) throw py::type_error("run_hand: events must be a tuple");
+    const Names& nm = names();
+    PyObject* results = get(table, T_RESULTS);
+    if (!PyList_CheckExact(results)) throw py::type_error("run_hand: results must be a list");
+    const Py_ssize_t n = PyTuple_GET_SIZE(events);
+    PyObject* play_argv[13] = {table,         events,          nullptr,           consts[C_DRAW],
+                               consts[C_DISCARD], consts[C_TH_MASK], consts[C_DECLARE], consts[C_ACCEPT],
+                               cost,          consts[C_CALL],  consts[C_CHI],     consts[C_PON],
+                               chi_allowed};
+    Py_ssize_t i = 0;
+    while (i < n) {
+        PyObject* ev = PyTuple_GET_ITEM(events, i);
+        PyObject* t = reinterpret_cast<PyObject*>(Py_TYPE(ev));
+        if (t == consts[C_DRAW] || t == consts[C_DISCARD]) {
+            py::object at = own(PyLong_FromSsize_t(i));
+            play_argv[2] = at.ptr();
+            py::object j = own(PyObject_Vectorcall(play, play_argv, 13, nullptr));
+            Py_ssize_t reached = PyLong_AsSsize_t(j.ptr());
+            if (reached == -1 && PyErr_Occurred()) throw py::error_already_set();
+            if (reached < 0) {
+                py::object next = own(PyLong_FromSsize_t(i + 1));
+                py::object k = call_method(nm.moves, {table, events, at.ptr(), next.ptr()});
+                reached = PyLong_AsSsize_t(k.ptr());
+                if (reached == -1 && PyErr_Occurred()) throw py::error_already_set();
+            }
+            i = reached;
+            continue;
+        }
+        ++i;
+        if (t == consts[C_CALL]) {
+            call_method(nm.call, {table, ev});
+        } else if (t == consts[C_DECLARE]) {
+            call_method(nm.declare, {table, ev});
+        } else if (t == consts[C_ACCEPT]) {
+            call_method(nm.accept, {table, ev});
+        } else if (t == consts[C_NEW_DORA]) {
+            call_method(nm.new_dora, {table, ev});
+        } else if (t == consts[C_WIN]) {
+            bool unclean = false;
+            py::object done;
+            if (checks != Py_None) done = plain_win(table, ev, checks, make, consts, unclean);
+            if (!done) done = call_method(nm.win, {table, ev, unclean ? Py_True : Py_False});
+            if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
+        } else if (t == consts[C_DRAW_RESULT]) {
+            py::object done = call_method(nm.draw_result, {table, ev});
+            if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
+        }
+    }
+    return hand_replay(table, make, consts);
+}
+
+PyObject* checked_classes(PyObject* classes) {
+    if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != C_COUNT)
+        throw py::type_error("run_hand: the classes must be a tuple of 14");
+    return classes;
+}
+
 }  // namespace
 
 PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return python_errors([&]() -> PyObject* {
         if (nargs != 8) throw py::type_error("run_hand takes 8 arguments");
         PyObject* table = args[0];
-        PyObject* events = args[1];
-        PyObject* play = args[2];
-        PyObject* checks = args[3];
-        PyObject* make = args[4];
-        PyObject* classes = args[5];
-        PyObject* cost = args[6];
-        PyObject* chi_allowed = args[7];
-        if (!PyTuple_CheckExact(events)) throw py::type_error("run_hand: events must be a tuple");
-        if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != C_COUNT)
-            throw py::type_error("run_hand: the classes must be a tuple of 14");
+        PyObject* const* consts = &PyTuple_GET_ITEM(checked_classes(args[5]), 0);
         if (!table_slots.of(Py_TYPE(table)))
             throw py::type_error("run_hand: the table is not a replay table");
-        PyObject* const* consts = &PyTuple_GET_ITEM(classes, 0);
-        const Names& nm = names();
-        PyObject* results = get(table, T_RESULTS);
-        if (!PyList_CheckExact(results)) throw py::type_error("run_hand: results must be a list");
-        const Py_ssize_t n = PyTuple_GET_SIZE(events);
-        PyObject* play_argv[13] = {table,         events,          nullptr,           consts[C_DRAW],
-                                   consts[C_DISCARD], consts[C_TH_MASK], consts[C_DECLARE], consts[C_ACCEPT],
-                                   cost,          consts[C_CALL],  consts[C_CHI],     consts[C_PON],
-                                   chi_allowed};
-        Py_ssize_t i = 0;
-        while (i < n) {
-            PyObject* ev = PyTuple_GET_ITEM(events, i);
-            PyObject* t = reinterpret_cast<PyObject*>(Py_TYPE(ev));
-            if (t == consts[C_DRAW] || t == consts[C_DISCARD]) {
-                py::object at = own(PyLong_FromSsize_t(i));
-                play_argv[2] = at.ptr();
-                py::object j = own(PyObject_Vectorcall(play, play_argv, 13, nullptr));
-                Py_ssize_t reached = PyLong_AsSsize_t(j.ptr());
-                if (reached == -1 && PyErr_Occurred()) throw py::error_already_set();
-                if (reached < 0) {
-                    py::object next = own(PyLong_FromSsize_t(i + 1));
-                    py::object k = call_method(nm.moves, {table, events, at.ptr(), next.ptr()});
-                    reached = PyLong_AsSsize_t(k.ptr());
-                    if (reached == -1 && PyErr_Occurred()) throw py::error_already_set();
-                }
-                i = reached;
-                continue;
+        return play_hand(table, args[1], args[2], args[3], args[4], consts, args[6], args[7])
+            .release()
+            .ptr();
+    });
+}
+
+PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    return python_errors([&]() -> PyObject* {
+        if (nargs != 12) throw py::type_error("run_game takes 12 arguments");
+        PyObject* cls = args[0];
+        PyObject* hands = args[1];
+        PyObject* walls_of = args[2];
+        PyObject* walls = args[3];
+        PyObject* set_table = args[4];
+        PyObject* game_consts = args[5];
+        PyObject* const* consts = &PyTuple_GET_ITEM(checked_classes(args[9]), 0);
+        if (!PyType_Check(cls)) throw py::type_error("run_game: cls must be a class");
+        if (!PyTuple_CheckExact(hands) || !PyList_CheckExact(walls_of) ||
+            PyList_GET_SIZE(walls_of) != PyTuple_GET_SIZE(hands))
+            throw py::type_error("run_game: hands must be a tuple and their walls a list as long");
+        if (!PyTuple_CheckExact(game_consts) || PyTuple_GET_SIZE(game_consts) < 2)
+            throw py::type_error("run_game: the game's constants must be a tuple");
+        PyObject* game = PyTuple_GET_ITEM(game_consts, 0);
+        PyObject* rules = PyTuple_GET_ITEM(game_consts, 1);
+        PyObject* events_name = names().events;
+        const Py_ssize_t n = PyTuple_GET_SIZE(hands);
+        py::object out = own(PyTuple_New(n));
+        py::object found = own(PyList_New(0));
+        for (Py_ssize_t k = 0; k < n; ++k) {
+            PyObject* hand = PyTuple_GET_ITEM(hands, k);
+            // Held: the Python called below could change the list.
+            const py::object wall = py::reinterpret_borrow<py::object>(PyList_GET_ITEM(walls_of, k));
+            py::object table;
+            // A hand whose wall is missing may owe a finding: replay.table._set_table decides.
+            if (wall.ptr() != Py_None || walls == Py_None)
+                table = build_table(reinterpret_cast<PyTypeObject*>(cls), hand, wall.ptr(), game_consts);
+            if (!table) {
+                PyObject* argv[5] = {game, hand, rules, walls, wall.ptr()};
+                table = own(PyObject_Vectorcall(set_table, argv, 5, nullptr));
             }
-            ++i;
-            if (t == consts[C_CALL]) {
-                call_method(nm.call, {table, ev});
-            } else if (t == consts[C_DECLARE]) {
-                call_method(nm.declare, {table, ev});
-            } else if (t == consts[C_ACCEPT]) {
-                call_method(nm.accept, {table, ev});
-            } else if (t == consts[C_NEW_DORA]) {
-                call_method(nm.new_dora, {table, ev});
-            } else if (t == consts[C_WIN]) {
-                bool unclean = false;
-                py::object done;
-                if (checks != Py_None) done = plain_win(table, ev, checks, make, consts, unclean);
-                if (!done) done = call_method(nm.win, {table, ev, unclean ? Py_True : Py_False});
-                if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
-            } else if (t == consts[C_DRAW_RESULT]) {
-                py::object done = call_method(nm.draw_result, {table, ev});
-                if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
-            }
+            if (!table_slots.of(Py_TYPE(table.ptr())))
+                throw py::type_error("run_game: the table is not a replay table");
+            py::object events = own(PyObject_GetAttr(hand, events_name));
+            py::object done = play_hand(table.ptr(), events.ptr(), args[6], args[7], args[8], consts,
+                                        args[10], args[11]);
+            py::object findings = own(PyObject_GetAttr(done.ptr(), names().findings));
+            py::object items = own(PySequence_Fast(findings.ptr(), "run_game: findings must be a sequence"));
+            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(items.ptr()); ++j)
+                if (PyList_Append(found.ptr(), PySequence_Fast_GET_ITEM(items.ptr(), j)) < 0)
+                    throw py::error_already_set();
+            PyTuple_SET_ITEM(out.ptr(), k, done.release().ptr());
         }
-        return hand_replay(table, make, consts).release().ptr();
+        py::object found_t = own(PyList_AsTuple(found.ptr()));
+        return PyTuple_Pack(2, out.ptr(), found_t.ptr());
     });
 }
 

@@ -20,6 +20,18 @@ namespace replay_audit::core {
 // METH_FASTCALL function, once a hand.
 PyObject* run_hand(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// _core.run_game(cls, hands, walls_of, walls, set_table, consts, play, checks, make, classes,
+// riichi_cost, chi_allowed): replay_audit.replay.table.replay_game's hand loop for an XML
+// log in one call a game: for each of ``hands`` (a tuple) with its wall (``walls_of``, a
+// list as long), the table built by the core (build_table, table_state.hpp, with the
+// game's ``consts``), or by ``set_table(game, hand, rules, walls, wall)`` (the Python's
+// _set_table) where the core declines it or the wall is None with a wall source
+// ``walls`` (a finding may be owed), then played as run_hand plays it (the arguments
+// after ``consts`` are run_hand's after the events).  (the HandReplays as a tuple, every
+// hand's findings in order as a tuple).  The Python loop of replay_game, with
+// _set_table and run_hand, is its reference.
+PyObject* run_game(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
+
 // _core.hand_walls(stream, cache, hands, plans, limit, make, wall_cls): the walls of a
 // game's hands (replay_audit.replay.walls._WallSource.for_hand's usual case) in one call:
 // for each hand with no INIT shuffle of its own whose wall ``cache[hand.index]`` (the
