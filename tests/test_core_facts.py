@@ -190,9 +190,28 @@ def test_the_core_declines_what_python_must_answer() -> None:
     # a dealt tile id wider than a C long: declined, with no OverflowError left set
     wide = dataclasses.replace(_hand(()), haipai=((1 << 70, *range(12)),) * 4)
     assert _core(wide, 4) is None
-    # a call before the riichi discard: Python rebuilds the concealed tiles
-    kan = Call(0, 0, Meld(MeldKind.ANKAN, (0, 1, 2, 3), None, None))
-    assert _core(_hand((kan, *riichi)), 4) is None
+    # an open call before the riichi discard: Python rebuilds the concealed tiles
+    pon = Call(0, 0, Meld(MeldKind.PON, (0, 1, 2), 1, 1))
+    assert _core(_hand((pon, *riichi)), 4) is None
+
+
+def test_the_core_takes_an_ankan_or_kita_before_a_riichi() -> None:
+    """The tiles of an ankan or a kita leave the seat's concealed tiles, in the core as in
+    ``riichi_wait_kinds``: the waits after it counted, or unknown where the seat did not
+    hold them (the core took neither before, and Python answered every such hand)."""
+    deal = (0, 1, 2, 3, 4, 8, 12, 16, 20, 24, 28, 32, 36)  # 1111m 2345678m 9m 1p
+    rest = tuple(range(40, 92, 4))
+    kan = Call(1, 0, Meld(MeldKind.ANKAN, (0, 1, 2, 3), None, None))
+    kita = Call(1, 0, Meld(MeldKind.KITA, (0,), None, None))
+    after = (RiichiDeclare(3, 0), Discard(4, 0, 36, False))
+    for meld, n in ((kan, 4), (kita, 3)):
+        for tiles in (deal, rest):  # held, then not held (unknown: None)
+            hand = dataclasses.replace(_hand(()), haipai=(tiles,) + (rest,) * 3)
+            hand = dataclasses.replace(hand, events=(Draw(0, 0, 5), meld, Draw(2, 0, 9), *after))
+            want = scan.py_scan_hand(hand, n)
+            assert _core(hand, n) == want
+            seat = want[0][0]
+            assert seat is not None and (seat[2] is None) == (tiles is rest)
     # a meld kind that is not a MeldKind member: Python compares it
     odd = Call(0, 1, Meld("pon", (0, 1, 2), 0, 0))  # type: ignore[arg-type]  # on purpose
     assert _core(_hand((odd,)), 4) is None
