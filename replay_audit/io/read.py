@@ -22,7 +22,13 @@ from replay_audit.io import archive
 from replay_audit.io.paths import iter_log_paths
 from replay_audit.model.errors import LimitExceededError, LogFormatError, NotALogError
 from replay_audit.model.events import Game
-from replay_audit.parsers.sniff import DEFAULT_MAX_BYTES, gunzip_capped, is_gzip, sniff_format
+from replay_audit.parsers.sniff import (
+    DEFAULT_MAX_BYTES,
+    gunzip_capped,
+    gunzip_one_member,
+    is_gzip,
+    sniff_format,
+)
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 
 
@@ -37,24 +43,34 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     member = archive.split_member(path)
     if member is not None:
         return archive.read_member(*member, max_bytes=max_bytes)
-    # os.stat and an unbuffered open of the path as given: the same checks in the same
-    # order as Path.stat and Path.read_bytes, without making a Path of a Path (parsing
-    # it again cost about as much as the two system calls)
-    p = path if isinstance(path, Path) else Path(path)
-    size = os.stat(p).st_size
-    if size > max_bytes:
-        if archive.is_sqlite(p):
-            raise NotALogError(archive.describe_archive(p), source=str(p))
-        raise LimitExceededError(f"file is {size} bytes (limit {max_bytes})", source=str(p))
-    with open(p, "rb", buffering=0) as f:
-        data = f.readall()
+    # the path as given, straight to an unbuffered open, the size cap from fstat of the
+    # open file: no Path is made (parsing it cost about as much as the system calls)
+    # and one stat is saved; errors still name the file as its Path does (``_named``)
+    with open(path, "rb", buffering=0) as f:
+        size = os.fstat(f.fileno()).st_size
+        data = f.readall() if size <= max_bytes else None
+    if data is None:
+        name = _named(path)
+        if archive.is_sqlite(name):
+            raise NotALogError(archive.describe_archive(name), source=name)
+        raise LimitExceededError(f"file is {size} bytes (limit {max_bytes})", source=name)
     if is_gzip(data):
-        return gunzip_capped(data, max_bytes, source=str(p))
+        # the usual file (one whole member) by ISA-L here, so that no name is made for
+        # it; anything else is gunzip_capped's, which tries ISA-L first again
+        whole = gunzip_one_member(data, max_bytes)
+        return whole if whole is not None else gunzip_capped(data, max_bytes, _named(path))
     if archive.is_bz2(data):
-        return archive.bunzip2_capped(data, max_bytes, source=str(p))
+        return archive.bunzip2_capped(data, max_bytes, source=_named(path))
     if data.startswith(archive.SQLITE_MAGIC):
-        raise NotALogError(archive.describe_archive(p), source=str(p))
+        name = _named(path)
+        raise NotALogError(archive.describe_archive(name), source=name)
     return data
+
+
+def _named(path: str | Path) -> str:
+    """The file's name as its errors give it: ``str(Path(path))``, as before
+    ``read_bytes`` stopped making a Path (``a//b`` and ``./a`` read ``a/b`` and ``a``)."""
+    return str(path if isinstance(path, Path) else Path(path))
 
 
 def named_bytes(
