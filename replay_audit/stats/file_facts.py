@@ -48,7 +48,12 @@ GAME_KEYS = (
     "rate",
     "rate_change",
 )
-"""The game facts' columns, in ``game_facts``' order (the core checks them)."""
+"""The game facts' columns, in ``game_facts``' order (the core checks them): the one
+list of them here, ``file_facts``' per-game row is a copy of ``_GAME_ROW``."""
+
+_GAME_ROW: dict[str, Any] = dict.fromkeys(GAME_KEYS)
+"""A game row with every column ``None``, in ``GAME_KEYS``' order: ``file_facts``
+copies it and sets the game's own columns; the per-seat ones are the core's."""
 
 CORE_FACTS: Callable[..., tuple[Rows, Rows, Rows] | None] | None = (
     getattr(_core, "file_facts", None) if _core is not None else None
@@ -81,28 +86,18 @@ def file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
     rates = tuple(p.rate for p in game.players[:n])
     known = [r for r in rates if r is not None]
     rated = complete and len(known) == n  # as game_facts: every seat has a rate
-    row = {
-        "file": meta.source,
-        "log_id": meta.log_id,
-        "date": meta.date,
-        "game_type": gtype,
-        "platform": platform(game, rules),
-        "rules": rules.name,
-        "players": n,
-        "hanchan": meta.hanchan,
-        "hands": len(game.hands),
-        "complete": complete,
-        "seat": None,  # this column and the ones without a value here: the core's
-        "name": None,
-        "final_score": None,
-        "final_points": None,
-        "place": None,
-        "bust": None,
-        "lobby": lobby(game, rules),
-        "dealer_streak": None,
-        "rate": None,
-        "rate_change": None,
-    }
+    row = _GAME_ROW.copy()  # the seat, name and other per-seat columns: the core's
+    row["file"] = meta.source
+    row["log_id"] = meta.log_id
+    row["date"] = meta.date
+    row["game_type"] = gtype
+    row["platform"] = platform(game, rules)
+    row["rules"] = rules.name
+    row["players"] = n
+    row["hanchan"] = meta.hanchan
+    row["hands"] = len(game.hands)
+    row["complete"] = complete
+    row["lobby"] = lobby(game, rules)
     game_ctx = (
         _SCORE_KEYS,
         row,
