@@ -14,7 +14,9 @@ Must not: replay, score or audit; it stops at the ``Game`` (or the error).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -43,14 +45,13 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     member = archive.split_member(path)
     if member is not None:
         return archive.read_member(*member, max_bytes=max_bytes)
-    # the path as given, straight to an unbuffered open, the size cap from fstat of the
-    # open file: no Path is made (parsing it cost about as much as the system calls)
-    # and one stat is saved; errors still name the file as its Path does (``_named``)
-    with open(path, "rb", buffering=0) as f:
-        size = os.fstat(f.fileno()).st_size
-        data = f.readall() if size <= max_bytes else None
-    if data is None:
-        name = _named(path)
+    # the path as given, straight to os.open, the size cap from fstat of the open file,
+    # then one read of the whole: no Path is made (parsing it cost about as much as the
+    # system calls), nor a file object; errors still name the file as its Path does
+    # (``_named``), and an OSError is open()'s, its message naming the path as given
+    data = _read_capped(path, max_bytes)
+    if isinstance(data, int):  # the size past the cap
+        size, name = data, _named(path)
         if archive.is_sqlite(name):
             raise NotALogError(archive.describe_archive(name), source=name)
         raise LimitExceededError(f"file is {size} bytes (limit {max_bytes})", source=name)
@@ -65,6 +66,31 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
         name = _named(path)
         raise NotALogError(archive.describe_archive(name), source=name)
     return data
+
+
+def _read_capped(path: str | Path, max_bytes: int) -> bytes | int:
+    """The whole file, or its size where that is past ``max_bytes`` (nothing read).
+
+    ``open(path, "rb").read()`` without the file object: a directory is refused
+    with open()'s own error, and a file that changed since its ``fstat`` (or a
+    pipe) is read to its end all the same."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        size = st.st_size
+        if size > max_bytes:
+            return size
+        data = os.read(fd, size + 1)  # one call: a regular file reads whole
+        if len(data) != size:  # it changed, or is not a regular file: read to its end
+            chunks = [data]
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+        return data
+    finally:
+        os.close(fd)
 
 
 def _named(path: str | Path) -> str:
