@@ -238,6 +238,45 @@ def test_the_comparison_fails_for_a_core_that_scans_differently(
         _same(game)
 
 
+def test_the_comparison_fails_for_a_core_that_keeps_an_ankan_s_tiles(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The corpus-wide equality reaches the hands with an ankan before a riichi, which
+    the core now answers: a core that counts the waits after one as one more than
+    Python (as keeping the kan's tiles could) is caught."""
+    core = scan.CORE_SCAN
+    assert core is not None
+
+    def ankan_seats(events: tuple[Any, ...]) -> set[int]:
+        return {ev.seat for ev in events if type(ev) is Call and ev.meld.kind is MeldKind.ANKAN}
+
+    def off(events: tuple[Any, ...], *args: Any) -> Any:
+        got = core(events, *args)
+        if got is None:
+            return None
+        seats, *rest = got
+        kan = ankan_seats(events)
+        seats = [
+            f if f is None or s not in kan or f[2] is None else (*f[:2], f[2] + 1, *f[3:])
+            for s, f in enumerate(seats)
+        ]
+        return (seats, *rest)
+
+    games = [
+        g
+        for g in corpus_games.values()
+        if any(
+            any(type(ev) is RiichiDeclare and ev.seat in ankan_seats(h.events) for ev in h.events)
+            for h in g.hands
+        )
+    ]
+    assert games  # the corpus has riichi hands with an ankan
+    monkeypatch.setattr(scan, "CORE_SCAN", off)
+    with pytest.raises(AssertionError):
+        for game in games:
+            _same(game)
+
+
 def test_the_core_rows_decline_what_python_must_write() -> None:
     """A nagashi mangan and a draw without shown hands (JSON) are left to Python's
     rows (the fallback), and a wrong ``ctx`` is refused."""
