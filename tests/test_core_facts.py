@@ -190,9 +190,28 @@ def test_the_core_declines_what_python_must_answer() -> None:
     # a dealt tile id wider than a C long: declined, with no OverflowError left set
     wide = dataclasses.replace(_hand(()), haipai=((1 << 70, *range(12)),) * 4)
     assert _core(wide, 4) is None
-    # a call before the riichi discard: Python rebuilds the concealed tiles
-    kan = Call(0, 0, Meld(MeldKind.ANKAN, (0, 1, 2, 3), None, None))
-    assert _core(_hand((kan, *riichi)), 4) is None
+    # an open call before the riichi discard: Python rebuilds the concealed tiles
+    pon = Call(0, 0, Meld(MeldKind.PON, (0, 1, 2), 1, 1))
+    assert _core(_hand((pon, *riichi)), 4) is None
+
+
+def test_the_core_takes_an_ankan_or_kita_before_a_riichi() -> None:
+    """The tiles of an ankan or a kita leave the seat's concealed tiles, in the core as in
+    ``riichi_wait_kinds``: the waits after it counted, or unknown where the seat did not
+    hold them (the core took neither before, and Python answered every such hand)."""
+    deal = (0, 1, 2, 3, 4, 8, 12, 16, 20, 24, 28, 32, 36)  # 1111m 2345678m 9m 1p
+    rest = tuple(range(40, 92, 4))
+    kan = Call(1, 0, Meld(MeldKind.ANKAN, (0, 1, 2, 3), None, None))
+    kita = Call(1, 0, Meld(MeldKind.KITA, (0,), None, None))
+    after = (RiichiDeclare(3, 0), Discard(4, 0, 36, False))
+    for meld, n in ((kan, 4), (kita, 3)):
+        for tiles in (deal, rest):  # held, then not held (unknown: None)
+            hand = dataclasses.replace(_hand(()), haipai=(tiles,) + (rest,) * 3)
+            hand = dataclasses.replace(hand, events=(Draw(0, 0, 5), meld, Draw(2, 0, 9), *after))
+            want = scan.py_scan_hand(hand, n)
+            assert _core(hand, n) == want
+            seat = want[0][0]
+            assert seat is not None and (seat[2] is None) == (tiles is rest)
     # a meld kind that is not a MeldKind member: Python compares it
     odd = Call(0, 1, Meld("pon", (0, 1, 2), 0, 0))  # type: ignore[arg-type]  # on purpose
     assert _core(_hand((odd,)), 4) is None
@@ -217,6 +236,45 @@ def test_the_comparison_fails_for_a_core_that_scans_differently(
     monkeypatch.setattr(scan, "CORE_SCAN", short)
     with pytest.raises(AssertionError):
         _same(game)
+
+
+def test_the_comparison_fails_for_a_core_that_keeps_an_ankan_s_tiles(
+    corpus_games: dict[Path, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The corpus-wide equality reaches the hands with an ankan before a riichi, which
+    the core now answers: a core that counts the waits after one as one more than
+    Python (as keeping the kan's tiles could) is caught."""
+    core = scan.CORE_SCAN
+    assert core is not None
+
+    def ankan_seats(events: tuple[Any, ...]) -> set[int]:
+        return {ev.seat for ev in events if type(ev) is Call and ev.meld.kind is MeldKind.ANKAN}
+
+    def off(events: tuple[Any, ...], *args: Any) -> Any:
+        got = core(events, *args)
+        if got is None:
+            return None
+        seats, *rest = got
+        kan = ankan_seats(events)
+        seats = [
+            f if f is None or s not in kan or f[2] is None else (*f[:2], f[2] + 1, *f[3:])
+            for s, f in enumerate(seats)
+        ]
+        return (seats, *rest)
+
+    games = [
+        g
+        for g in corpus_games.values()
+        if any(
+            any(type(ev) is RiichiDeclare and ev.seat in ankan_seats(h.events) for ev in h.events)
+            for h in g.hands
+        )
+    ]
+    assert games  # the corpus has riichi hands with an ankan
+    monkeypatch.setattr(scan, "CORE_SCAN", off)
+    with pytest.raises(AssertionError):
+        for game in games:
+            _same(game)
 
 
 def test_the_core_rows_decline_what_python_must_write() -> None:

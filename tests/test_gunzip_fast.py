@@ -35,7 +35,7 @@ def _outcome(data: bytes, cap: int) -> bytes | str:
 def test_fast_path_is_taken_for_one_whole_member() -> None:
     data = gzip.compress(_XML)
     assert sniff._FAST is not None
-    assert sniff._one_member(data, 1 << 20) == _XML
+    assert sniff.gunzip_one_member(data, 1 << 20) == _XML
 
 
 def _odd_streams() -> list[tuple[str, bytes, int]]:
@@ -75,7 +75,7 @@ def test_every_corpus_log_inflates_as_zlib_does(monkeypatch: pytest.MonkeyPatch)
     cap = sniff.DEFAULT_MAX_BYTES
     for path in files:
         data = path.read_bytes()
-        fast = sniff._one_member(data, cap)
+        fast = sniff.gunzip_one_member(data, cap)
         assert fast is not None, path
         assert fast == _by_zlib(data, cap, monkeypatch), path
 
@@ -108,7 +108,7 @@ def test_gzip_bomb_stays_capped() -> None:
     bomb = gzip.compress(b"\x00" * (4 << 20))
     with pytest.raises(Exception, match="more than"):
         sniff.gunzip_capped(bomb, 1 << 20)
-    assert sniff._one_member(bomb, 1 << 20) is None
+    assert sniff.gunzip_one_member(bomb, 1 << 20) is None
 
 
 def test_named_path_kept(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ Must not: score a win or a draw (``auditing.wins``, ``auditing.hands``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from replay_audit.auditing.base import (
@@ -61,6 +61,26 @@ def _readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading
     return found
 
 
+_OPENINGS: dict[tuple[int, int], tuple[RuleSet, HandState]] = {}
+"""``_opening``'s states by the ``id`` of the rules (held in the entry) and the dealer."""
+
+
+def _opening(rules: RuleSet, dealer: int) -> HandState:
+    """The rules' start of a game with this first dealer, made once for the games of
+    one lobby (a frozen value: its scores a tuple), not again at each game."""
+    key = (id(rules), dealer)
+    entry = _OPENINGS.get(key)
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    from replay_audit.scoring.flow import HandState
+
+    state = HandState(0, 0, 0, dealer, engine().start_state(rules).scores)
+    if len(_OPENINGS) >= 256:  # many short-lived RuleSets: stay bounded
+        _OPENINGS.clear()
+    _OPENINGS[key] = (rules, state)
+    return state
+
+
 class _ScoreChain(_Notes):
     """Start scores, transitions between hands, the end and the final line."""
 
@@ -81,8 +101,6 @@ class _ScoreChain(_Notes):
         sticks, the first dealer, everyone at the start points).  A log that starts
         later is an excerpt (or lost its first hands): said in a note, and its first
         hand is taken as recorded (``None``)."""
-        from replay_audit.scoring.flow import HandState
-
         if first.round_index != 0 or first.honba != 0:
             self.add(
                 INFO,
@@ -93,12 +111,13 @@ class _ScoreChain(_Notes):
                 seq=first.seq,
             )
             return None
-        base = engine().start_state(self.rules)
         oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0")
-        expected = HandState(0, 0, 0, int(oya) if oya.isdigit() else 0, base.scores)
+        expected = _opening(self.rules, int(oya) if oya.isdigit() else 0)
         why = "the game's first hand does not start as the rules say"
         self._compare_state(first, expected, why)
-        self._compare_scores(first, expected.scores, why)
+        players = self.meta.players
+        if tuple(first.scores[:players]) != expected.scores[:players]:
+            self._compare_scores(first, expected.scores, why)
         return expected
 
     def _compare_state(self, hand: HandLog, expected: HandState, why: str) -> None:
@@ -292,27 +311,20 @@ class _ScoreChain(_Notes):
             base, left = tuple(owari.scores), 0
         else:
             base, left = end_scores, sticks_left
-        results = [final_points(base[:players], left, r.rules, era=r.era) for r in options]
-        raw = results[0][0]
+        base = base[:players]
+        if len(options) == 1:  # a dated log: one reading, nothing to choose or name
+            raw, pts = final_points(base, left, options[0].rules, era=options[0].era)
+            if end_scores is not None:
+                self._compare_final_scores(last, owari, raw)
+            self._compare_final(last, owari, options[0], pts)
+            return
+        results = [final_points(base, left, r.rules, era=r.era) for r in options]
         if end_scores is not None:
-            for s in range(players):
-                if owari.scores[s] != raw[s]:
-                    self.add(
-                        "final",
-                        "final_score",
-                        "final score differs from the last scores plus leftover sticks",
-                        last,
-                        seat=s,
-                        recorded=owari.scores[s],
-                        computed=raw[s],
-                    )
+            self._compare_final_scores(last, owari, results[0][0])
 
         def misses(points: Sequence[float]) -> list[int]:
-            return [s for s in range(players) if abs(owari.points[s] - points[s]) > 0.05]
+            return _misses(owari, points, players)
 
-        if len(options) == 1:  # a dated log: one reading, nothing to choose or name
-            self._compare_final(last, owari, options[0], results[0][1], misses)
-            return
         distinct = {tuple(p for p in pts[:players]) for _, pts in results}
         pick = min(range(len(options)), key=lambda i: len(misses(results[i][1])))
         chosen, pts = options[pick], results[pick][1]
@@ -335,7 +347,21 @@ class _ScoreChain(_Notes):
                 f"{why}: the recorded points {fits} {chosen.label}; {others}",
                 last,
             )
-        self._compare_final(last, owari, chosen, pts, misses)
+        self._compare_final(last, owari, chosen, pts)
+
+    def _compare_final_scores(self, last: HandLog, owari: Owari, raw: Sequence[int]) -> None:
+        """The recorded final scores against the last scores plus leftover sticks."""
+        for s in range(self.meta.players):
+            if owari.scores[s] != raw[s]:
+                self.add(
+                    "final",
+                    "final_score",
+                    "final score differs from the last scores plus leftover sticks",
+                    last,
+                    seat=s,
+                    recorded=owari.scores[s],
+                    computed=raw[s],
+                )
 
     def _compare_final(
         self,
@@ -343,10 +369,9 @@ class _ScoreChain(_Notes):
         owari: Owari,
         chosen: Reading,
         pts: Sequence[float],
-        misses: Callable[[Sequence[float]], list[int]],
     ) -> None:
         """The recorded final points against ``chosen``'s (``pts``), seat by seat."""
-        for s in misses(pts):
+        for s in _misses(owari, pts, self.meta.players):
             self.add(
                 "final",
                 "final_points",
@@ -356,3 +381,9 @@ class _ScoreChain(_Notes):
                 recorded=owari.points[s],
                 computed=pts[s],
             )
+
+
+def _misses(owari: Owari, points: Sequence[float], players: int) -> list[int]:
+    """The seats whose recorded final points are more than 0.05 off ``points``."""
+    recorded = owari.points
+    return [s for s in range(players) if abs(recorded[s] - points[s]) > 0.05]

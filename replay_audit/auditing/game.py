@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from replay_audit.auditing.base import _Outcome, _problems
 from replay_audit.auditing.engine import WinRow, engine
 from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
-from replay_audit.model.dating import date_digits
 from replay_audit.model.errors import LogFormatError, RulesError
 from replay_audit.model.events import (
     ABORTIVE_KINDS,
@@ -72,9 +71,10 @@ def _detected_key(game: Game) -> tuple[object, ...] | None:
     ``by_format``) and its date (the whole of its ``log_window``).  An undated log
     (``None``) has a window read off more of the log: worked out every time."""
     meta = game.meta
-    stamp = date_digits(meta.date)
-    if stamp is None:
+    date = meta.date  # ``date_digits(meta.date)``: the date is already its digits, 8 to 10
+    if not date:
         return None
+    stamp = date.ljust(10, "0")
     seeded = meta.seed is not None or (
         bool(game.hands) and any(k == "shuffle" for k, _ in game.hands[0].extra)
     )

@@ -14,7 +14,9 @@ Must not: replay, score or audit; it stops at the ``Game`` (or the error).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -22,7 +24,13 @@ from replay_audit.io import archive
 from replay_audit.io.paths import iter_log_paths
 from replay_audit.model.errors import LimitExceededError, LogFormatError, NotALogError
 from replay_audit.model.events import Game
-from replay_audit.parsers.sniff import DEFAULT_MAX_BYTES, gunzip_capped, is_gzip, sniff_format
+from replay_audit.parsers.sniff import (
+    DEFAULT_MAX_BYTES,
+    gunzip_capped,
+    gunzip_one_member,
+    is_gzip,
+    sniff_format,
+)
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 
 
@@ -37,24 +45,58 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     member = archive.split_member(path)
     if member is not None:
         return archive.read_member(*member, max_bytes=max_bytes)
-    # os.stat and an unbuffered open of the path as given: the same checks in the same
-    # order as Path.stat and Path.read_bytes, without making a Path of a Path (parsing
-    # it again cost about as much as the two system calls)
-    p = path if isinstance(path, Path) else Path(path)
-    size = os.stat(p).st_size
-    if size > max_bytes:
-        if archive.is_sqlite(p):
-            raise NotALogError(archive.describe_archive(p), source=str(p))
-        raise LimitExceededError(f"file is {size} bytes (limit {max_bytes})", source=str(p))
-    with open(p, "rb", buffering=0) as f:
-        data = f.readall()
+    # the path as given, straight to os.open, the size cap from fstat of the open file,
+    # then one read of the whole: no Path is made (parsing it cost about as much as the
+    # system calls), nor a file object; errors still name the file as its Path does
+    # (``_named``), and an OSError is open()'s, its message naming the path as given
+    data = _read_capped(path, max_bytes)
+    if isinstance(data, int):  # the size past the cap
+        size, name = data, _named(path)
+        if archive.is_sqlite(name):
+            raise NotALogError(archive.describe_archive(name), source=name)
+        raise LimitExceededError(f"file is {size} bytes (limit {max_bytes})", source=name)
     if is_gzip(data):
-        return gunzip_capped(data, max_bytes, source=str(p))
+        # the usual file (one whole member) by ISA-L here, so that no name is made for
+        # it; anything else is gunzip_capped's, which tries ISA-L first again
+        whole = gunzip_one_member(data, max_bytes)
+        return whole if whole is not None else gunzip_capped(data, max_bytes, _named(path))
     if archive.is_bz2(data):
-        return archive.bunzip2_capped(data, max_bytes, source=str(p))
+        return archive.bunzip2_capped(data, max_bytes, source=_named(path))
     if data.startswith(archive.SQLITE_MAGIC):
-        raise NotALogError(archive.describe_archive(p), source=str(p))
+        name = _named(path)
+        raise NotALogError(archive.describe_archive(name), source=name)
     return data
+
+
+def _read_capped(path: str | Path, max_bytes: int) -> bytes | int:
+    """The whole file, or its size where that is past ``max_bytes`` (nothing read).
+
+    ``open(path, "rb").read()`` without the file object: a directory is refused
+    with open()'s own error, and a file that changed since its ``fstat`` (or a
+    pipe) is read to its end all the same."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        size = st.st_size
+        if size > max_bytes:
+            return size
+        data = os.read(fd, size + 1)  # one call: a regular file reads whole
+        if len(data) != size:  # it changed, or is not a regular file: read to its end
+            chunks = [data]
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+        return data
+    finally:
+        os.close(fd)
+
+
+def _named(path: str | Path) -> str:
+    """The file's name as its errors give it: ``str(Path(path))``, as before
+    ``read_bytes`` stopped making a Path (``a//b`` and ``./a`` read ``a/b`` and ``a``)."""
+    return str(path if isinstance(path, Path) else Path(path))
 
 
 def named_bytes(

@@ -60,7 +60,7 @@ def gunzip_capped(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES, source: str =
     """Decompress gzip (possibly several members) without ever holding more
     than ``max_bytes`` of output; ``LimitExceededError`` past the cap,
     ``TruncatedLogError`` when the stream ends early."""
-    whole = _one_member(data, max_bytes)  # the usual file, by ISA-L
+    whole = gunzip_one_member(data, max_bytes)  # the usual file, by ISA-L
     if whole is not None:
         return whole
     out = bytearray()
@@ -91,7 +91,7 @@ def gunzip_capped(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES, source: str =
     return bytes(out)
 
 
-def _one_member(data: bytes, max_bytes: int) -> bytes | None:
+def gunzip_one_member(data: bytes, max_bytes: int) -> bytes | None:
     """The content of ``data`` when it is exactly one whole gzip member of at most
     ``max_bytes`` (nearly every log file), by ISA-L; None for anything else (several
     members, padding, a cut or damaged stream, too much output, no ``isal``), which

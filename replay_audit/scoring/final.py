@@ -34,8 +34,10 @@ Era = Literal["era1", "exact"]
 
 
 def _order(scores: Sequence[int], players: int) -> list[int]:
-    """Seats from first to last place; equal scores: lower seat first."""
-    return sorted(range(players), key=lambda s: (-scores[s], s))
+    """Seats from first to last place; equal scores: lower seat first (a reversed
+    sort keeps equal keys in their order, so the seat needs no place in the key,
+    nor a lambda its call)."""
+    return sorted(range(players), key=scores.__getitem__, reverse=True)
 
 
 def _round_half_away(x: Fraction) -> int:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from replay_audit.model.events import ABORTIVE_KINDS, Game, HandLog
+from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.native import _core
 from replay_audit.stats.facts import _KEYS, _ROW, _facts_for_hand, hand_facts
 from replay_audit.stats.game_facts import _SCORE_KEYS, final_scores, game_facts, score_history
@@ -48,12 +49,41 @@ GAME_KEYS = (
     "rate",
     "rate_change",
 )
-"""The game facts' columns, in ``game_facts``' order (the core checks them)."""
+"""The game facts' columns, in ``game_facts``' order (the core checks them): the one
+list of them here, ``file_facts``' per-game row is a copy of ``_GAME_ROW``."""
+
+_GAME_ROW: dict[str, Any] = dict.fromkeys(GAME_KEYS)
+"""A game row with every column ``None``, in ``GAME_KEYS``' order: ``file_facts``
+copies it and sets the game's own columns; the per-seat ones are the core's."""
 
 CORE_FACTS: Callable[..., tuple[Rows, Rows, Rows] | None] | None = (
     getattr(_core, "file_facts", None) if _core is not None else None
 )
 """The core's ``file_facts`` (None: a stale build, no core, or switched off by a test)."""
+
+
+_IDENTITIES: dict[tuple[object, ...], tuple[RuleSet, str, str, str | None]] = {}
+"""``_identity``'s answers for Tenhou XML logs, by what they read of the log."""
+
+
+def _identity(game: Game) -> tuple[RuleSet, str, str, str | None]:
+    """``game_rules``, ``game_type``, ``platform`` and ``lobby`` of ``game``: for an XML
+    log, remembered by its GO type, lobby, players and length (all that the four read
+    of it), as the games of one lobby share them; worked out every time for JSON."""
+    meta = game.meta
+    key = None
+    if meta.format == "tenhou-xml":
+        key = (meta.go_type, meta.lobby, meta.players, meta.hanchan)
+        found = _IDENTITIES.get(key)
+        if found is not None:
+            return found
+    rules = game_rules(game)
+    found = (rules, game_type(game, rules), platform(game, rules), lobby(game, rules))
+    if key is not None:
+        if len(_IDENTITIES) >= 256:
+            _IDENTITIES.clear()
+        _IDENTITIES[key] = found
+    return found
 
 
 def py_file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
@@ -70,8 +100,7 @@ def file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
     n = meta.players
     if core is None or n not in RATE_PLACE_SCORES:
         return py_file_facts(game)
-    rules = game_rules(game)
-    gtype = game_type(game, rules)
+    rules, gtype, plat, lobby_name = _identity(game)
     names = tuple(player_key(game, s) for s in range(n))
     cost = rules.riichi_cost
     base = {**_ROW, "file": meta.source, "log_id": meta.log_id, "game_type": gtype}
@@ -81,28 +110,18 @@ def file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
     rates = tuple(p.rate for p in game.players[:n])
     known = [r for r in rates if r is not None]
     rated = complete and len(known) == n  # as game_facts: every seat has a rate
-    row = {
-        "file": meta.source,
-        "log_id": meta.log_id,
-        "date": meta.date,
-        "game_type": gtype,
-        "platform": platform(game, rules),
-        "rules": rules.name,
-        "players": n,
-        "hanchan": meta.hanchan,
-        "hands": len(game.hands),
-        "complete": complete,
-        "seat": None,  # this column and the ones without a value here: the core's
-        "name": None,
-        "final_score": None,
-        "final_points": None,
-        "place": None,
-        "bust": None,
-        "lobby": lobby(game, rules),
-        "dealer_streak": None,
-        "rate": None,
-        "rate_change": None,
-    }
+    row = _GAME_ROW.copy()  # the seat, name and other per-seat columns: the core's
+    row["file"] = meta.source
+    row["log_id"] = meta.log_id
+    row["date"] = meta.date
+    row["game_type"] = gtype
+    row["platform"] = plat
+    row["rules"] = rules.name
+    row["players"] = n
+    row["hanchan"] = meta.hanchan
+    row["hands"] = len(game.hands)
+    row["complete"] = complete
+    row["lobby"] = lobby_name
     game_ctx = (
         _SCORE_KEYS,
         row,

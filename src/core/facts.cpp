@@ -100,14 +100,36 @@ struct Slots2 {
 constexpr long kAnySeat = 1L << 30;  // seats past the table are fine (ignored), negatives not
 
 // One seat's concealed tiles by id, rebuilt as stats.scan.riichi_wait_kinds does (only
-// what it needs: the deal, the seat's draws and discards; a call ends the rebuild).
+// what it needs: the deal, the seat's draws, discards, ankan and kita; an open call ends it).
 struct SeatTiles {
     bool dealt = false;   // dealt 13 tiles: else the waits are unknown (None)
     bool missing = false;  // discarded a tile it did not hold: unknown (None)
-    bool called = false;   // a call: Python rebuilds the tiles (the hand is declined)
+    bool called = false;   // an open call: Python rebuilds the tiles (the hand is declined)
     int held = 0;
     std::uint16_t ids[kTileIds] = {};
 };
+
+// An ankan's or kita's tiles (``meld.tiles``) taken out of the seat's concealed tiles, as
+// stats.scan.riichi_wait_kinds takes them: one it does not hold makes the waits unknown
+// (``missing``, as Python's ValueError).  Before, any call declined a riichi after it, and
+// the hands with a closed kan before a riichi (270 on the Phoenix corpus) were Python's.
+void conceal_meld(SeatTiles& s, PyObject* meld_tiles) {
+    if (!s.dealt) return;  // the waits are unknown anyway (None)
+    if (meld_tiles == nullptr || !PyTuple_CheckExact(meld_tiles)) throw Declined{};
+    const Py_ssize_t size = PyTuple_GET_SIZE(meld_tiles);
+    for (Py_ssize_t j = 0; j < size; ++j) {
+        PyObject* v = PyTuple_GET_ITEM(meld_tiles, j);
+        if (!PyLong_CheckExact(v)) throw Declined{};
+        const long id = one_digit(v);
+        if (id < 0 || id >= kTileIds) throw Declined{};
+        if (s.ids[id] == 0) {
+            s.missing = true;
+        } else {
+            --s.ids[id];
+            --s.held;
+        }
+    }
+}
 
 // The wait-kind count after the riichi discard: a Python int, None, or Declined.
 PyObject* wait_kinds(const SeatTiles& s) {
@@ -142,7 +164,7 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
                              PyObject* const* cls, PyObject* const* kinds) {
     static EventSlots draw_slots, discard_slots, declare_slots, call_slots, accept_slots,
         win_slots;
-    static Slots2 call_meld, meld_slots;
+    static Slots2 call_meld, meld_slots, meld_tiles;
     PyTypeObject* draw_cls = reinterpret_cast<PyTypeObject*>(cls[kDraw]);
     PyTypeObject* discard_cls = reinterpret_cast<PyTypeObject*>(cls[kDiscard]);
     PyTypeObject* declare_cls = reinterpret_cast<PyTypeObject*>(cls[kDeclare]);
@@ -154,7 +176,8 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
     if (!draw_slots.of(draw_cls, true) || !discard_slots.of(discard_cls, true) ||
         !declare_slots.of(declare_cls, false) || !call_slots.of(call_cls, false) ||
         !accept_slots.of(accept_cls, false) || !win_slots.of(win_cls, false) ||
-        !call_meld.of(call_cls, "meld", "seat") || !meld_slots.of(meld_cls, "kind", "from_seat"))
+        !call_meld.of(call_cls, "meld", "seat") || !meld_slots.of(meld_cls, "kind", "from_seat") ||
+        !meld_tiles.of(meld_cls, "tiles", "called"))
         throw Declined{};
     SeatTiles tiles[kMaxSeats];
     const long dealt = static_cast<long>(std::min<Py_ssize_t>(PyTuple_GET_SIZE(haipai), n));
@@ -239,13 +262,17 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
             const long seat = small_int(ev, call_slots.seat, kAnySeat);
             if (seat < 0) throw Declined{};
             if (seat >= n) continue;
-            tiles[seat].called = true;
             PyObject* meld = slot_of(ev, call_meld.at[0]);
             if (meld == nullptr || Py_TYPE(meld) != meld_cls) throw Declined{};
             PyObject* kind = slot_of(meld, meld_slots.at[0]);
             int k = 0;
             while (k < kKinds && kinds[k] != kind) ++k;
             if (k == kKinds) throw Declined{};
+            if (k == kAnkan || k == kKita) {
+                conceal_meld(tiles[seat], slot_of(meld, meld_tiles.at[0]));
+            } else {
+                tiles[seat].called = true;
+            }
             Facts& f = facts[seat];
             f.any = true;
             if (k == kChi || k == kPon || k == kDaiminkan || k == kKakan) f.called = true;

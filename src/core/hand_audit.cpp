@@ -68,6 +68,8 @@ py::object attr(PyObject* obj, PyObject* name) {
 
 constexpr I64 kBound = I64{1} << 40;
 
+constexpr Py_ssize_t kRowColumns = 34;  // the columns of a hands row (hands.csv)
+
 // A plain int (not a bool or a subclass) within +-2**40, else the core declines.
 I64 plain(PyObject* v) {
     if (!v || !PyLong_CheckExact(v)) declined();
@@ -346,7 +348,9 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
         ++k;
         const std::vector<I64> deltas = ints(attr(ev, nm.deltas).ptr());
         for (std::size_t s = 0; s < deltas.size() && s < logged.size(); ++s) logged[s] += deltas[s];
-        py::object row = py::reinterpret_steal<py::object>(PyDict_New());
+        // sized for the whole row at once (the hands table's 34 columns, the win's own
+        // written by win_row): a new dict grew to them in three resizes
+        py::object row = py::reinterpret_steal<py::object>(_PyDict_NewPresized(kRowColumns));
         if (!row) throw py::error_already_set();
         PyObject* r = row.ptr();
         put(r, nm.file, c.file);
