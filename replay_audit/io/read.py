@@ -34,9 +34,18 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     A member path ``"<db>::<log_id>"`` reads that row of an SQLite archive; an
     SQLite file itself is not a log (``NotALogError`` saying why).
     """
+    return read_stored(path, max_bytes)[1]
+
+
+def read_stored(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes, bytes]:
+    """``(stored, content)``: the bytes as stored (what the runner's resume key
+    hashes, ``run.keys.file_sha256``) and ``read_bytes``'s content (the same object
+    when nothing was decompressed), from one read of the file."""
     member = archive.split_member(path)
     if member is not None:
-        return archive.read_member(*member, max_bytes=max_bytes)
+        stored = archive.stored_bytes(*member, max_bytes=max_bytes)
+        source = archive.member_path(*member)  # as archive.read_member names it
+        return stored, archive.decompress_capped(stored, max_bytes, source=source)
     # os.stat and an unbuffered open of the path as given: the same checks in the same
     # order as Path.stat and Path.read_bytes, without making a Path of a Path (parsing
     # it again cost about as much as the two system calls)
@@ -49,12 +58,12 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     with open(p, "rb", buffering=0) as f:
         data = f.readall()
     if is_gzip(data):
-        return gunzip_capped(data, max_bytes, source=str(p))
+        return data, gunzip_capped(data, max_bytes, source=str(p))
     if archive.is_bz2(data):
-        return archive.bunzip2_capped(data, max_bytes, source=str(p))
+        return data, archive.bunzip2_capped(data, max_bytes, source=str(p))
     if data.startswith(archive.SQLITE_MAGIC):
         raise NotALogError(archive.describe_archive(p), source=str(p))
-    return data
+    return data, data
 
 
 def named_bytes(

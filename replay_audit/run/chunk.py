@@ -79,6 +79,19 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
         gc.enable()
 
 
+def _stored_sha256(path: str, fa: FileAudit) -> str | None:
+    """The content half of the file's resume key: the digest the worker took of the
+    bytes it read (``FileAudit.stored_sha256``, set by ``audit_file``), so a file is
+    read once; else (another worker, or a file it could not read) ``file_sha256``,
+    None when the file cannot be read (the worker reports that itself)."""
+    if fa.stored_sha256 is not None:
+        return fa.stored_sha256
+    try:
+        return file_sha256(path)
+    except OSError:
+        return None
+
+
 def _audit_chunk(task: ChunkTask) -> ChunkResult:
     name, fingerprint = rules_key(task.rules)
     code = work_key(task.worker)
@@ -90,15 +103,11 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     tables = PartRows(ROW_TABLES) if task.out is not None else None
     paths: list[str] = []
     for path in task.paths:
-        try:
-            digest: str | None = file_sha256(path)
-        except OSError:
-            digest = None  # the worker reports the unreadable file itself
         fa = task.worker(path, task.rules, strict=task.strict)
         entries.append(
             {
                 "path": path,
-                "sha256": digest,
+                "sha256": _stored_sha256(path, fa),
                 "rules": name,
                 "rules_fingerprint": fingerprint,
                 "schema": SCHEMA_VERSION,
