@@ -35,6 +35,10 @@ class ChunkTask:
     worker: Worker = audit_file
 
 
+_PART_TABLES = ("files", *ROW_TABLES)
+"""A part's tables: one ``file_row()`` per file, then the ``FileAudit``'s rows."""
+
+
 def _categories(fa: FileAudit) -> dict[str, int]:
     """Findings per category, kept in the index so a summary needs no table."""
     out: dict[str, int] = {}
@@ -99,11 +103,12 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     audits: list[FileAudit] = []
     entries: list[dict[str, Any]] = []
     # with ``out``, each file's rows go to their part's table as soon as the file is
-    # audited, and the file's dicts are freed with it (``report.part_rows``)
-    tables = PartRows(ROW_TABLES) if task.out is not None else None
-    paths: list[str] = []
+    # audited, and the file's dicts are freed with it (``report.part_rows``); its
+    # ``files`` row too (also the index entry's ``file_row``, the same dict)
+    tables = PartRows(_PART_TABLES) if task.out is not None else None
     for path in task.paths:
         fa = task.worker(path, task.rules, strict=task.strict)
+        file_row = fa.file_row()
         entries.append(
             {
                 "path": path,
@@ -113,23 +118,20 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
                 "schema": SCHEMA_VERSION,
                 "code": code,
                 "part": part,
-                "file_row": fa.file_row(),
+                "file_row": file_row,
                 "categories": _categories(fa),
             }
         )
         if tables is None:
             audits.append(fa)
             continue
-        paths.append(fa.path)
-        tables.add([getattr(fa, t) for t in ROW_TABLES], fa.path)
+        tables.add([[file_row], *[getattr(fa, t) for t in ROW_TABLES]], fa.path)
         del fa
     if tables is None:
         return ChunkResult(entries, audits)
     assert task.out is not None  # ``tables`` is made only with ``out``
     store = Store(Path(task.out))
-    # the index entry's ``file_row`` is the ``files`` table's row (the same dict)
-    store.write_part("files", task.part, [e["file_row"] for e in entries], paths)
-    for table, count in zip(ROW_TABLES, tables.counts, strict=True):
-        if count:
+    for table, count in zip(_PART_TABLES, tables.counts, strict=True):
+        if count or table == "files":  # (a part always has its files table)
             store.write_table(table, task.part, tables.table(table))
     return ChunkResult(entries)
