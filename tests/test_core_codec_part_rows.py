@@ -119,3 +119,24 @@ def test_comparison_fails_on_a_planted_difference() -> None:
         assert_same_table(got, _python_table([{"a": 1, "b": "x"}, {"a": 2}], ["f", "g"]))
     with pytest.raises(AssertionError):  # a missing key taken for None
         assert_same_table(got, _python_table([{"a": 1, "b": "x"}, {"a": 2, "b": None}], ["f", "f"]))
+
+
+def test_rows_come_back_from_the_buffers() -> None:
+    """The core keeps no value objects: a table's rows rebuilt after a decline
+    (``rows``) come from its columns' Arrow buffers, and a column that gives up
+    part-way takes its earlier rows back from them; equal values of the same types."""
+    given = [
+        {"b": True, "i": -(2**63), "f": -0.0, "s": "東", "g": 1, "n": None},
+        {"b": False, "i": 2**63 - 1, "f": float("nan"), "s": "", "g": "x"},
+        {"i": 0, "f": 1e300, "s": "a\x00b", "g": 2**70, "b": None},
+        {"s": None, "g": 2.5, "b": True, "f": float("inf")},
+    ]
+    rows = core.PartRows(1)
+    assert rows.add([given[:2]], "f1") == 0
+    assert rows.add([given[2:]], "f2") == 0
+    assert rows.add([[{1: 2}]], "f3") == 1  # declined: the rows taken so far come back
+    back, sources = rows.rows(0)
+    typed = [{k: (type(v), repr(v)) for k, v in r.items()} for r in back]
+    assert typed == [{k: (type(v), repr(v)) for k, v in r.items()} for r in given]
+    assert [list(r) for r in back] == [list(r) for r in given]
+    assert sources == ["f1", "f1", "f2", "f2"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from replay_audit.auditing.game import _finding_row, _game_row, audit_game
 from replay_audit.auditing.lobby import TONPUU
 from replay_audit.auditing.rows import FileAudit
-from replay_audit.io.read import read_bytes
+from replay_audit.io.read import read_stored
 from replay_audit.model.errors import LogFormatError
 from replay_audit.model.events import (
     Game,
@@ -86,8 +86,9 @@ def _audit_file(
     rule_set = load_rules(rules) if isinstance(rules, str) else rules
     stage = "parse"
     try:
-        data = read_bytes(path)
+        stored, data = read_stored(path)
         fa.sha256 = hashlib.sha256(data).hexdigest()
+        fa.stored_sha256 = fa.sha256 if stored is data else hashlib.sha256(stored).hexdigest()
         fa.format = sniff_format(data)
         game = _parse(data, p, fa.format, strict)
         stage = "replay"

@@ -28,6 +28,10 @@ class FileAudit:
     format: str | None = None
     error: str | None = None
     sha256: str | None = None
+    stored_sha256: str | None = None
+    """SHA-256 of the bytes as stored (before any gunzip), from the auditor's one
+    read: the runner's resume key (``run.keys.file_sha256``), not a column; None
+    when the file could not be read or a worker does not set it."""
     games: list[dict[str, Any]] = field(default_factory=list)
     hands: list[dict[str, Any]] = field(default_factory=list)
     findings: list[dict[str, Any]] = field(default_factory=list)

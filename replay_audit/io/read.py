@@ -42,9 +42,18 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     A member path ``"<db>::<log_id>"`` reads that row of an SQLite archive; an
     SQLite file itself is not a log (``NotALogError`` saying why).
     """
+    return read_stored(path, max_bytes)[1]
+
+
+def read_stored(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes, bytes]:
+    """``(stored, content)``: the bytes as stored (what the runner's resume key
+    hashes, ``run.keys.file_sha256``) and ``read_bytes``'s content (the same object
+    when nothing was decompressed), from one read of the file."""
     member = archive.split_member(path)
     if member is not None:
-        return archive.read_member(*member, max_bytes=max_bytes)
+        stored = archive.stored_bytes(*member, max_bytes=max_bytes)
+        source = archive.member_path(*member)  # as archive.read_member names it
+        return stored, archive.decompress_capped(stored, max_bytes, source=source)
     # the path as given, straight to os.open, the size cap from fstat of the open file,
     # then one read of the whole: no Path is made (parsing it cost about as much as the
     # system calls), nor a file object; errors still name the file as its Path does
@@ -59,13 +68,13 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
         # the usual file (one whole member) by ISA-L here, so that no name is made for
         # it; anything else is gunzip_capped's, which tries ISA-L first again
         whole = gunzip_one_member(data, max_bytes)
-        return whole if whole is not None else gunzip_capped(data, max_bytes, _named(path))
+        return data, whole if whole is not None else gunzip_capped(data, max_bytes, _named(path))
     if archive.is_bz2(data):
-        return archive.bunzip2_capped(data, max_bytes, source=_named(path))
+        return data, archive.bunzip2_capped(data, max_bytes, source=_named(path))
     if data.startswith(archive.SQLITE_MAGIC):
         name = _named(path)
         raise NotALogError(archive.describe_archive(name), source=name)
-    return data
+    return data, data
 
 
 def _read_capped(path: str | Path, max_bytes: int) -> bytes | int:

@@ -10,8 +10,9 @@ runner more than building the parts (fresh memory for every file, then every
 dict walked again, out of the cache, to be taken apart and to be freed: about
 a fifth of the runner's time after ``audit_file``, measured over 500 Phoenix
 files).  With the compiled core (``_core.PartRows``) each file's rows are taken
-apart while they are still in the cache and the dicts are freed with the file.
-Without it, or where the core declines some rows, the rows are kept and
+apart while they are still in the cache, and the dicts and their values are
+freed with the file (the core keeps no value: each cell goes straight into its
+column's Arrow buffers).  Without it, or where the core declines some rows, the rows are kept and
 ``codec.rows_to_table`` converts them: the same table.
 
 Must not: know the layout of a report folder (``report.store``) or audit

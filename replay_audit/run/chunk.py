@@ -35,6 +35,10 @@ class ChunkTask:
     worker: Worker = audit_file
 
 
+_PART_TABLES = ("files", *ROW_TABLES)
+"""A part's tables: one ``file_row()`` per file, then the ``FileAudit``'s rows."""
+
+
 def _categories(fa: FileAudit) -> dict[str, int]:
     """Findings per category, kept in the index so a summary needs no table."""
     out: dict[str, int] = {}
@@ -79,6 +83,19 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
         gc.enable()
 
 
+def _stored_sha256(path: str, fa: FileAudit) -> str | None:
+    """The content half of the file's resume key: the digest the worker took of the
+    bytes it read (``FileAudit.stored_sha256``, set by ``audit_file``), so a file is
+    read once; else (another worker, or a file it could not read) ``file_sha256``,
+    None when the file cannot be read (the worker reports that itself)."""
+    if fa.stored_sha256 is not None:
+        return fa.stored_sha256
+    try:
+        return file_sha256(path)
+    except OSError:
+        return None
+
+
 def _audit_chunk(task: ChunkTask) -> ChunkResult:
     name, fingerprint = rules_key(task.rules)
     code = work_key(task.worker)
@@ -86,41 +103,35 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     audits: list[FileAudit] = []
     entries: list[dict[str, Any]] = []
     # with ``out``, each file's rows go to their part's table as soon as the file is
-    # audited, and the file's dicts are freed with it (``report.part_rows``)
-    tables = PartRows(ROW_TABLES) if task.out is not None else None
-    paths: list[str] = []
+    # audited, and the file's dicts are freed with it (``report.part_rows``); its
+    # ``files`` row too (also the index entry's ``file_row``, the same dict)
+    tables = PartRows(_PART_TABLES) if task.out is not None else None
     for path in task.paths:
-        try:
-            digest: str | None = file_sha256(path)
-        except OSError:
-            digest = None  # the worker reports the unreadable file itself
         fa = task.worker(path, task.rules, strict=task.strict)
+        file_row = fa.file_row()
         entries.append(
             {
                 "path": path,
-                "sha256": digest,
+                "sha256": _stored_sha256(path, fa),
                 "rules": name,
                 "rules_fingerprint": fingerprint,
                 "schema": SCHEMA_VERSION,
                 "code": code,
                 "part": part,
-                "file_row": fa.file_row(),
+                "file_row": file_row,
                 "categories": _categories(fa),
             }
         )
         if tables is None:
             audits.append(fa)
             continue
-        paths.append(fa.path)
-        tables.add([getattr(fa, t) for t in ROW_TABLES], fa.path)
+        tables.add([[file_row], *[getattr(fa, t) for t in ROW_TABLES]], fa.path)
         del fa
     if tables is None:
         return ChunkResult(entries, audits)
     assert task.out is not None  # ``tables`` is made only with ``out``
     store = Store(Path(task.out))
-    # the index entry's ``file_row`` is the ``files`` table's row (the same dict)
-    store.write_part("files", task.part, [e["file_row"] for e in entries], paths)
-    for table, count in zip(ROW_TABLES, tables.counts, strict=True):
-        if count:
+    for table, count in zip(_PART_TABLES, tables.counts, strict=True):
+        if count or table == "files":  # (a part always has its files table)
             store.write_table(table, task.part, tables.table(table))
     return ChunkResult(entries)

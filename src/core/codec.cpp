@@ -4,10 +4,11 @@
 // (METH_FASTCALL), no Python code run: keys must be exact str, so comparing them is safe.
 #include "codec.hpp"
 
-#include <climits>
 #include <cstdint>
-#include <cstring>
+#include <new>
 #include <vector>
+
+#include "arrow_column.hpp"
 
 namespace replay_audit::core {
 
@@ -224,19 +225,6 @@ PyObject* plain_kind(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
         kind_of_all(PySequence_Fast_ITEMS(values), PySequence_Fast_GET_SIZE(values)));
 }
 
-namespace {
-
-PyObject* new_bytes(Py_ssize_t size, char** data) {
-    PyObject* b = PyBytes_FromStringAndSize(nullptr, size);
-    if (b != nullptr) {
-        *data = PyBytes_AS_STRING(b);
-        std::memset(*data, 0, static_cast<std::size_t>(size));
-    }
-    return b;
-}
-
-}  // namespace
-
 PyObject* column_buffers(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "column_buffers(values, kind) takes two arguments");
@@ -249,94 +237,16 @@ PyObject* column_buffers(PyObject*, PyObject* const* args, Py_ssize_t nargs) noe
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) return declined();
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
     PyObject* const* items = PySequence_Fast_ITEMS(values);
-    const Py_ssize_t bitmap = (n + 7) / 8;
-
-    Py_ssize_t nulls = 0;
-    for (Py_ssize_t i = 0; i < n; ++i) {
-        PyObject* v = items[i];
-        if (v == Py_None) {
-            ++nulls;
-        } else if (kind_of(v) != kind) {
-            return declined();
+    try {
+        ArrowColumn column(static_cast<int>(kind));  // (arrow_column.hpp: shared with part_rows.cpp)
+        column.reserve(static_cast<std::size_t>(n));
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            if (!column.add(static_cast<std::size_t>(i), items[i])) return declined();
         }
+        return column.buffers(static_cast<std::size_t>(n));
+    } catch (const std::bad_alloc&) {
+        return PyErr_NoMemory();
     }
-    char* valid = nullptr;
-    Ref validity;
-    if (nulls > 0) {
-        validity.p = new_bytes(bitmap, &valid);
-        if (validity.p == nullptr) return nullptr;
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            if (items[i] != Py_None) valid[i >> 3] |= static_cast<char>(1 << (i & 7));
-        }
-    } else {
-        Py_INCREF(Py_None);
-        validity.p = Py_None;
-    }
-
-    char* out = nullptr;
-    Ref data, offsets;
-    if (kind == 1) {  // bool: bit-packed
-        data.p = new_bytes(bitmap, &out);
-        if (data.p == nullptr) return nullptr;
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            if (items[i] == Py_True) out[i >> 3] |= static_cast<char>(1 << (i & 7));
-        }
-    } else if (kind == 2) {  // int64
-        data.p = new_bytes(n * 8, &out);
-        if (data.p == nullptr) return nullptr;
-        auto* ints = reinterpret_cast<std::int64_t*>(out);
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            if (items[i] == Py_None) continue;
-            int overflow = 0;
-            const long long x = PyLong_AsLongLongAndOverflow(items[i], &overflow);
-            if (overflow != 0) return declined();  // beyond 64 bits: Python stores it as JSON
-            if (x == -1 && PyErr_Occurred()) return nullptr;
-            ints[i] = static_cast<std::int64_t>(x);
-        }
-    } else if (kind == 3) {  // float64
-        data.p = new_bytes(n * 8, &out);
-        if (data.p == nullptr) return nullptr;
-        auto* floats = reinterpret_cast<double*>(out);
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            if (items[i] != Py_None) floats[i] = PyFloat_AS_DOUBLE(items[i]);
-        }
-    } else {  // string: int32 offsets, UTF-8 bytes
-        char* off_raw = nullptr;
-        offsets.p = new_bytes((n + 1) * 4, &off_raw);
-        if (offsets.p == nullptr) return nullptr;
-        auto* off = reinterpret_cast<std::int32_t*>(off_raw);
-        std::vector<const char*> text(static_cast<std::size_t>(n), nullptr);
-        std::vector<Py_ssize_t> size(static_cast<std::size_t>(n), 0);
-        Py_ssize_t total = 0;
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            off[i] = static_cast<std::int32_t>(total);
-            if (items[i] == Py_None) continue;
-            Py_ssize_t len = 0;
-            const char* s = PyUnicode_AsUTF8AndSize(items[i], &len);
-            if (s == nullptr) {  // a lone surrogate: pyarrow decides what happens
-                PyErr_Clear();
-                return declined();
-            }
-            text[static_cast<std::size_t>(i)] = s;
-            size[static_cast<std::size_t>(i)] = len;
-            total += len;
-            if (total > INT32_MAX) return declined();
-        }
-        off[n] = static_cast<std::int32_t>(total);
-        data.p = new_bytes(total, &out);
-        if (data.p == nullptr) return nullptr;
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            const Py_ssize_t len = size[static_cast<std::size_t>(i)];
-            if (len > 0) std::memcpy(out + off[i], text[static_cast<std::size_t>(i)], static_cast<std::size_t>(len));
-        }
-    }
-    if (offsets.p == nullptr) {
-        Py_INCREF(Py_None);
-        offsets.p = Py_None;
-    }
-    Ref count(PyLong_FromSsize_t(nulls));
-    if (count.p == nullptr) return nullptr;
-    return PyTuple_Pack(4, validity.p, count.p, data.p, offsets.p);
 }
 
 }  // namespace replay_audit::core

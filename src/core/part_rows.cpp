@@ -1,17 +1,16 @@
 // A part's rows of one table taken file by file (part_rows.hpp).  Plain CPython API under a
 // pybind11 class: keys must be exact str, so comparing them runs no Python code, and the
-// value of each cell is looked at once, as its row is taken apart.
+// value of each cell is looked at once, as its row is taken apart, and packed into its
+// column's Arrow buffers (arrow_column.hpp, the same code as codec.cpp's column_buffers).
 #include "part_rows.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
-#include <cstring>
-#include <string>
 #include <utility>
 #include <vector>
 
-#include "codec.hpp"
+#include "arrow_column.hpp"
+#include "py_errors.hpp"
 
 namespace py = pybind11;
 
@@ -34,126 +33,66 @@ struct Sequence {
     std::vector<std::size_t> column;
 };
 
-// One column's Arrow buffers, grown row by row.  It gives up (``kind`` -1) at the first
-// value not of the column's one plain kind, or that column_buffers would decline; the
-// values are then gathered again for Python.
+// One column of a table: its Arrow buffers (arrow_column.hpp), grown as the rows come,
+// until a value they cannot hold; from then on the values themselves, for Python's path
+// (the earlier rows' values given back by the buffers, equal and of the same type).
 struct Column {
-    int kind = 0;  // 0: only None so far, 1-4: the plain kind, -1: Python's path
-    std::size_t values = 0;  // not None
-    std::size_t filled = 0;  // string offsets written up to this row
-    std::vector<unsigned char> valid;
-    std::vector<unsigned char> bits;  // bool
-    std::vector<std::uint64_t> words;  // int64 or float64
-    std::vector<std::int32_t> offsets;  // str
-    std::string text;
+    ArrowColumn buffers;
+    bool python = false;
+    std::vector<py::object> objects;  // Python's path: row r's value (null: None)
 
     void add(std::size_t r, PyObject* v) {
-        if (v == Py_None || kind < 0) return;
-        const int k = kind_of(v);
-        if (kind == 0) {
-            kind = k;
-            if (k < 0) return;
-        } else if (k != kind) {
-            give_up();
-            return;
+        if (!python) {
+            if (buffers.add(r, v)) return;
+            to_python(r);
         }
-        const std::size_t byte = r >> 3;
-        const auto bit = static_cast<unsigned char>(1 << (r & 7));
-        if (k == 1) {
-            if (bits.size() <= byte) grow(bits, byte);
-            if (v == Py_True) bits[byte] |= bit;
-        } else if (k == 2) {
-            int overflow = 0;
-            const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-            if (overflow != 0) {  // beyond 64 bits: Python stores it as JSON
-                give_up();
-                return;
-            }
-            if (words.size() <= r) grow(words, r);
-            words[r] = static_cast<std::uint64_t>(x);
-        } else if (k == 3) {
-            const double x = PyFloat_AS_DOUBLE(v);
-            if (words.size() <= r) grow(words, r);
-            std::memcpy(&words[r], &x, sizeof x);
-        } else {
-            Py_ssize_t len = 0;
-            const char* s = PyUnicode_AsUTF8AndSize(v, &len);
-            if (s == nullptr) {  // a lone surrogate: pyarrow decides what happens
-                PyErr_Clear();
-                give_up();
-                return;
-            }
-            fill_offsets(r);
-            text.append(s, static_cast<std::size_t>(len));
-            if (text.size() > INT32_MAX) {
-                give_up();
-                return;
-            }
-        }
-        if (valid.size() <= byte) grow(valid, byte);
-        valid[byte] |= bit;
-        ++values;
+        if (objects.size() <= r) objects.resize(std::max<std::size_t>(2 * (r + 1), 64));
+        objects[r] = py::reinterpret_borrow<py::object>(v);
     }
 
-    // Offsets of the rows up to ``r`` written: a row without a string ends where the
-    // last string ended.
-    void fill_offsets(std::size_t r) {
-        if (offsets.size() <= r) grow(offsets, r);
-        const auto end = static_cast<std::int32_t>(text.size());
-        for (; filled <= r; ++filled) offsets[filled] = end;
+    // Row ``r``'s value (a new reference).
+    PyObject* value(std::size_t r) const {
+        if (!python) return buffers.value(r);
+        PyObject* v = r < objects.size() && objects[r] ? objects[r].ptr() : Py_None;
+        Py_INCREF(v);
+        return v;
     }
 
-    void give_up() {  // its buffers freed: the column is Python's now
-        *this = Column();
-        kind = -1;
-    }
-
-    // Room for index ``i`` and as many again (zeros): a vector grown one row at a time
-    // would call into the library for every row.  result() cuts it to the rows' size.
-    template <class T>
-    static void grow(std::vector<T>& v, std::size_t i) {
-        v.resize(std::max<std::size_t>(2 * (i + 1), 64));
-    }
-
-    // The column as finish() gives it for ``n`` rows; None for Python's path.
+    // The column as finish() gives it for ``n`` rows: 0 (every value None), (kind, the
+    // buffers), or the list of its values for Python's path.
     py::object result(std::size_t n) {
-        if (kind == 0) return py::int_(0);
-        if (kind < 0) return py::none();
-        const std::size_t bitmap = (n + 7) / 8;
-        py::object validity = py::none(), data, offs = py::none();
-        if (values < n) {
-            valid.resize(bitmap);
-            validity = bytes(valid.data(), bitmap);
+        if (!python && buffers.kind() == 0) return py::int_(0);
+        if (!python) {
+            py::tuple four = py::reinterpret_steal<py::tuple>(own(buffers.buffers(n)).release());
+            return py::make_tuple(buffers.kind(), four[0], four[1], four[2], four[3]);
         }
-        if (kind == 1) {
-            bits.resize(bitmap);
-            data = bytes(bits.data(), bitmap);
-        } else if (kind == 2 || kind == 3) {
-            words.resize(n);
-            data = bytes(words.data(), n * 8);
-        } else {
-            fill_offsets(n);
-            data = bytes(text.data(), text.size());
-            offs = bytes(offsets.data(), (n + 1) * 4);
+        py::list out(n);
+        for (std::size_t r = 0; r < n; ++r) {
+            PyObject* v = r < objects.size() && objects[r] ? objects[r].ptr() : Py_None;
+            Py_INCREF(v);
+            PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(r), v);
         }
-        return py::make_tuple(kind, validity, n - values, data, offs);
+        return std::move(out);
     }
 
-    static py::bytes bytes(const void* p, std::size_t size) {
-        return {static_cast<const char*>(p), size};
+private:
+    // The rows before ``r`` taken back from the buffers (which are freed): the column is
+    // Python's now.
+    void to_python(std::size_t r) {
+        objects.resize(std::max<std::size_t>(2 * (r + 1), 64));
+        if (buffers.kind() != 0) {
+            for (std::size_t i = 0; i < r; ++i) objects[i] = own(buffers.value(i));
+        }
+        buffers = ArrowColumn();
+        python = true;
     }
 };
 
-// One table's rows.
+// One table's rows.  Its cells are typed and packed as the file's rows come (the values
+// are not kept: a file's values are freed with its rows, and only a column that gives up
+// keeps its own from then on).
 class TableRows {
 public:
-    TableRows() = default;
-    TableRows(const TableRows&) = delete;
-    TableRows& operator=(const TableRows&) = delete;
-    ~TableRows() {
-        for (PyObject* v : values_) Py_DECREF(v);
-    }
-
     bool add(PyObject* rows, py::handle source) {
         if (!PyList_CheckExact(rows) && !PyTuple_CheckExact(rows)) return false;
         const Py_ssize_t k = PySequence_Fast_GET_SIZE(rows);
@@ -163,30 +102,26 @@ public:
             if (!PyDict_CheckExact(items[i])) return false;
             cells += static_cast<std::size_t>(PyDict_GET_SIZE(items[i]));
         }
-        if (values_.capacity() < values_.size() + cells) {  // room for the file's cells at once
-            values_.reserve(std::max(2 * values_.capacity(), values_.size() + cells));
-        }
-        // every row matched to its key sequence first, so a decline takes nothing
-        const std::size_t seqs0 = seqs_.size(), names0 = names_.size();
-        const std::size_t values0 = values_.size(), rows0 = row_seq_.size();
+        // every row matched to its key sequence first, so a decline takes nothing; the
+        // file's values (borrowed: the caller holds the rows) gathered on the way
+        const std::size_t seqs0 = seqs_.size(), names0 = names_.size(), rows0 = row_seq_.size();
+        file_values_.clear();
+        file_values_.reserve(cells);
         for (Py_ssize_t i = 0; i < k; ++i) {
             const std::size_t s = match(items[i]);
             if (s == kDeclined) {
                 seqs_.resize(seqs0);
                 names_.resize(names0);
-                values_.resize(values0);
                 row_seq_.resize(rows0);
                 last_ = 0;
                 return false;
             }
             row_seq_.push_back(static_cast<std::uint32_t>(s));
         }
-        // then the values taken (owned: a column's values go back to Python if it gives
-        // up) and put in their columns
-        for (std::size_t i = values0; i < values_.size(); ++i) Py_INCREF(values_[i]);
+        // then put in their columns
         if (columns_.size() < names_.size()) columns_.resize(names_.size());
         Column* columns = columns_.data();
-        PyObject* const* value = values_.data() + values0;
+        PyObject* const* value = file_values_.data();
         for (std::size_t r = rows0; r < row_seq_.size(); ++r) {
             for (std::size_t j : seqs_[row_seq_[r]].column) columns[j].add(r, *value++);
         }
@@ -200,9 +135,8 @@ public:
         for (std::size_t j = 0; j < m; ++j) names[j] = names_[j];
         columns_.resize(m);
         for (std::size_t j = 0; j < m; ++j) {
-            py::object col = columns_[j].result(n);
+            columns[j] = columns_[j].result(n);
             columns_[j] = Column();  // its buffers are copied: free them now
-            columns[j] = col.is_none() ? values_of(j) : col;
         }
         // per sequence the names it lacks (None when it has them all), shared by its rows
         std::vector<py::object> lacking;
@@ -229,11 +163,12 @@ public:
     py::tuple rows() const {
         py::list out(row_seq_.size());
         py::list sources;
-        PyObject* const* value = values_.data();
         for (std::size_t r = 0; r < row_seq_.size(); ++r) {
             const Sequence& seq = seqs_[row_seq_[r]];
             py::dict row;
-            for (const py::object& key : seq.keys) row[key] = py::reinterpret_borrow<py::object>(*value++);
+            for (std::size_t i = 0; i < seq.keys.size(); ++i) {
+                row[seq.keys[i]] = own(columns_[seq.column[i]].value(r));
+            }
             out[r] = std::move(row);
         }
         for (const auto& [source, count] : sources_) {
@@ -245,12 +180,12 @@ public:
 private:
     static constexpr std::size_t kDeclined = ~std::size_t{0};
 
-    // The row's sequence (a new one if need be), its values appended to values_ (not
-    // owned yet); kDeclined for a key not an exact str or one sequence too many.
+    // The row's sequence (a new one if need be), its values appended to file_values_;
+    // kDeclined for a key not an exact str or one sequence too many.
     std::size_t match(PyObject* row) {
-        const std::size_t base = values_.size();
-        values_.resize(base + static_cast<std::size_t>(PyDict_GET_SIZE(row)));
-        PyObject** out = values_.data() + base;
+        const std::size_t base = file_values_.size();
+        file_values_.resize(base + static_cast<std::size_t>(PyDict_GET_SIZE(row)));
+        PyObject** out = file_values_.data() + base;
         if (!seqs_.empty() && matches(row, seqs_[last_], out)) return last_;
         for (std::size_t s = 0; s < seqs_.size(); ++s) {
             if (s != last_ && matches(row, seqs_[s], out)) return last_ = s;
@@ -285,26 +220,10 @@ private:
         return true;
     }
 
-    // Column ``j``'s values (None where a row lacks it), for Python's path.
-    py::list values_of(std::size_t j) const {
-        py::list out(row_seq_.size());
-        std::size_t start = 0;
-        for (std::size_t r = 0; r < row_seq_.size(); ++r) {
-            const Sequence& seq = seqs_[row_seq_[r]];
-            PyObject* v = Py_None;
-            for (std::size_t i = 0; i < seq.column.size(); ++i) {
-                if (seq.column[i] == j) v = values_[start + i];
-            }
-            out[r] = py::reinterpret_borrow<py::object>(v);
-            start += seq.keys.size();
-        }
-        return out;
-    }
-
     std::vector<Sequence> seqs_;
     std::vector<py::object> names_;
     std::vector<std::uint32_t> row_seq_;
-    std::vector<PyObject*> values_;  // every row's values in its order, owned once added
+    std::vector<PyObject*> file_values_;  // the current file's values in row order (borrowed)
     std::vector<std::pair<py::object, std::size_t>> sources_;
     std::vector<Column> columns_;
     std::size_t last_ = 0;

@@ -19,7 +19,11 @@
 //     UTF-8 cannot encode); per row the keys it lacks (rows with the same keys share one
 //     list); the sources as (source, number of rows) in order.
 //   rows(table) -> (rows, sources): the table's rows added so far, rebuilt (same keys in
-//     the same order, the same value objects), for the codec's Python path after a decline.
+//     the same order, equal values of the same types: the values are not kept, a column's
+//     Arrow buffers give them back), for the codec's Python path after a decline.
+// The cells go straight into their column's Arrow buffers (arrow_column.hpp, the code of
+// _core.column_buffers too); a column that meets a value they cannot hold takes its
+// earlier rows back from them and keeps the values themselves from then on.
 #pragma once
 
 #include <pybind11/pybind11.h>
