@@ -2,7 +2,7 @@
 // which stays the reference (tests/test_core_replay.py holds them equal on the corpus).
 // Raw CPython calls on the replay's lists: the state stays Python's, nothing is copied.
 // This file: the run (play) with its riichi steps and calls; the other core steps of the
-// replay are in replay_checks.cpp and replay_values.cpp.
+// replay are in replay_calls.cpp.
 #include "replay.hpp"
 
 #include "replay_plumbing.hpp"

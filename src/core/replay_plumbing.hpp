@@ -1,5 +1,5 @@
 // The replay core's plumbing on CPython objects (internal to the replay's files:
-// replay.cpp, replay_checks.cpp): exact ints read without a call (small
+// replay.cpp, replay_calls.cpp): exact ints read without a call (small
 // ints by their address, small_ints.hpp), discard masks, list items removed, set and
 // appended without the general list calls, and a class's __slots__ members found once
 // (Slots) and read or written at their offsets.  Each file that walks the replay's

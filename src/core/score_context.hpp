@@ -1,6 +1,6 @@
-// The scoring bindings' conversions (internal to score_context.cpp, score_bindings.cpp
-// and score_win_row.cpp): the interned names, a WinContext read into core::WinIn, and a
-// core::WinOut made into the WinValue fields or the WinValue itself.  The single win,
+// The scoring bindings' conversions (internal: defined in score_bindings.cpp, used there
+// and in score_win_row.cpp): the interned names, a WinContext read into core::WinIn, and
+// a core::WinOut made into the WinValue fields or the WinValue itself.  The single win,
 // the batch and the auditor's row read contexts and make values the same way, so these
 // are declared here once (the Python side: replay_audit/scoring/context.py, core.py).
 #pragma once
