@@ -1,6 +1,7 @@
 """The package's layout holds (issue 18): the import graph has no circle, every
 import points down the declared layer order, no module passes 600 lines and no
-class 300.
+class 300.  The 600-line rule holds for the compiled core's sources too
+(``src/core/*.cpp`` and ``*.hpp``): small files with one job, in C++ as in Python.
 
 The graph is read with ``ast`` from the sources, not by importing them: every
 ``import`` and ``from ... import`` of a ``replay_audit`` module counts, at the top
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "replay_audit"
+CORE_SOURCES = PACKAGE.parent / "src" / "core"
 ROOT_NAME = "replay_audit"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -165,6 +167,23 @@ def test_no_module_over_600_lines() -> None:
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def core_sources() -> dict[str, Path]:
+    """The compiled core's C++ files (``src/core``), by name."""
+    return {p.name: p for p in sorted([*CORE_SOURCES.glob("*.cpp"), *CORE_SOURCES.glob("*.hpp")])}
+
+
+def test_no_core_source_over_600_lines() -> None:
+    """The C++ core (src/core) keeps the rule of the Python modules: no file over 600 lines."""
+    sources = core_sources()
+    assert sources, f"no C++ sources found in {CORE_SOURCES}"
+    long = {
+        name: n
+        for name, p in sources.items()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, f"core sources over {MAX_MODULE_LINES} lines: {long}"
 
 
 def test_no_class_over_300_lines() -> None:
