@@ -313,7 +313,7 @@ def score_rows(
     dicts: ``keys`` in order, one per hand and seat that has a score and a name), or
     None if a hand is not a ``HandLog`` as the core knows it."""
 
-# the auditor's win (auditing/wins.py; src/core/score_bindings.cpp)
+# the auditor's win (auditing/wins.py; src/core/score_win_row.cpp)
 def win_row(
     row: dict[str, object],
     ev: RecordedWin,

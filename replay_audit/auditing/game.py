@@ -12,6 +12,7 @@ Must not: read files or catch a file's errors (``auditing.auditor``).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _Outcome, _problems
@@ -31,6 +32,7 @@ from replay_audit.model.rules.csrule import rules_for_csrule
 from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
 from replay_audit.model.rules.eras import Era, era_of, rules_of_date
 from replay_audit.model.rules.majsoul import is_majsoul_ref
+from replay_audit.model.rules.reds import kept_red_fives
 from replay_audit.model.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
@@ -49,12 +51,40 @@ def rules_for_game(game: Game, rules: RuleSet | None = None) -> RuleSet:
         detected = rules_for_go_type(game.meta.go_type, game.meta.lobby)
     else:
         meta = game.meta
-        detected = rules_for_disp(meta.rule_disp, meta.aka, meta.players, meta.log_id)
+        detected = _declared_reds(
+            rules_for_disp(meta.rule_disp, meta.aka, meta.players, meta.log_id), game
+        )
     csrule = dict(game.meta.extra).get("csrule")
     if csrule:
         detected = rules_for_csrule(detected, csrule)
     # Tenhou's rules of the log's date: 2009 tenpai renchan, the 2006 red fives (eras.py)
     return rules_of_date(detected, game)
+
+
+def _declared_reds(rules: RuleSet, game: Game) -> RuleSet:
+    """A JSON log's rules with the red fives its ``rule`` flags declare
+    (``model.rules.reds``), where those are not the rules' own and no era of Tenhou
+    reads them: a Mahjong Soul room with four red fives (tensoul's ``aka52: 2``)
+    has two red 5p, and its second (id 53) counts as red dora as the parser reads
+    it.  The added copies are added to the rules' own red fives and their count
+    (three-player rules count two, their red 5m has no tiles).  Tenhou's rules keep
+    theirs: ``aka52: 2`` there is the 2006 set, which ``rules_of_date`` applies as
+    the era it is.
+
+    >>> from replay_audit.model.events import GameMeta
+    >>> rule = ("rule", '{"disp": "", "aka51": 1, "aka52": 2, "aka53": 1}')
+    >>> ref = "231014-84c11a6f-b3f7-4363-966e-25f37886cfbf"
+    >>> meta = GameMeta("m.json", ref, "tenhou-json", 4, extra=(rule,))
+    >>> r = rules_for_game(Game(meta, (), ()))
+    >>> r.name, r.aka, r.red_fives
+    ('majsoul-4p', 4, (16, 52, 53, 88))
+    """
+    more = {t for t in kept_red_fives(game.meta) or () if t & 3}  # copies past the first
+    if not more or not rules.aka or rules.name.startswith("tenhou") or more <= set(rules.red_fives):
+        return rules
+    added = more.difference(rules.red_fives)
+    fives = tuple(sorted(added.union(rules.red_fives)))
+    return dataclasses.replace(rules, aka=rules.aka + len(added), red_fives=fives)
 
 
 _DETECTED: dict[tuple[object, ...], tuple[RuleSet, Era]] = {}

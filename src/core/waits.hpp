@@ -2,9 +2,9 @@
 // ``is_complete`` and replay_audit/replay/waits.py's ``wait_mask``, with the same answers.
 //
 // Hands are 34 counts (kinds 0-33, melds already removed: any number of sets).  The
-// seven-pairs and kokushi shapes are scoring.cpp's (is_chiitoitsu, is_kokushi: one rule
+// seven-pairs and kokushi shapes are scoring_decompose.cpp's (is_chiitoitsu, is_kokushi: one rule
 // in one place); the regular shape (sets and one pair) is a yes/no test here, suit by
-// suit, because scoring.cpp's suit_splits lists every reading of a suit, which is far
+// suit, because scoring_decompose.cpp's suit_splits lists every reading of a suit, which is far
 // more than the replay needs to know at each riichi, ron and exhaustive draw.
 #pragma once
 
