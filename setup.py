@@ -22,6 +22,7 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 PURE_PYTHON = "REPLAY_AUDIT_PURE_PYTHON"
+BUILD_JOBS = "REPLAY_AUDIT_BUILD_JOBS"
 SOURCES = sorted(str(p.as_posix()) for p in Path("src/core").glob("*.cpp"))
 HEADERS = sorted(str(p.as_posix()) for p in Path("src/core").glob("*.hpp"))
 
@@ -60,9 +61,13 @@ def extensions() -> list[object]:
     if os.environ.get(PURE_PYTHON) == "1":
         return []
     try:
-        from pybind11.setup_helpers import Pybind11Extension
+        from pybind11.setup_helpers import ParallelCompile, Pybind11Extension
     except ImportError as exc:  # only without build isolation (pip --no-build-isolation)
         raise SystemExit(NO_COMPILER.format(error=f"pybind11 is not installed ({exc})")) from exc
+    # The core's ~26 files compile one at a time by default (setuptools), most of the
+    # install's time; one compiler per CPU instead (REPLAY_AUDIT_BUILD_JOBS=N to say how
+    # many, e.g. 1 on a machine short of memory: a pybind11 file takes ~0.5 GB).
+    ParallelCompile(BUILD_JOBS, default=0).install()
     return [
         Pybind11Extension(
             "replay_audit._core",
