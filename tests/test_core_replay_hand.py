@@ -148,9 +148,9 @@ def test_the_comparison_fails_for_a_core_loop_that_skips_new_dora(
     skips every kan dora) is caught on the first Phoenix game that has one."""
     game = _first_phoenix_game()
     assert any(type(ev) is NewDora for h in game.hands for ev in h.events)
-    classes = list(table._RUN_CLASSES)
-    classes[classes.index(NewDora)] = type("NotNewDora", (), {})
-    monkeypatch.setattr(table, "_RUN_CLASSES", tuple(classes))
+    assert table._RUN_CLASSES.new_dora is NewDora
+    classes = dataclasses.replace(table._RUN_CLASSES, new_dora=type("NotNewDora", (), {}))
+    monkeypatch.setattr(table, "_RUN_CLASSES", classes)
     with pytest.raises(AssertionError):
         _same(game, monkeypatch)
 

@@ -78,6 +78,7 @@ the report or the runner.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from replay_audit.model.events import (
@@ -124,23 +125,49 @@ the core (``state.CORE_TABLE``'s ``new_table``) and run as ``CORE_RUN`` runs it;
 loop (``_set_table`` then ``CORE_RUN``) is its reference
 (``tests/test_core_replay_table.py`` holds them equal on the corpus)."""
 
-_RUN_CLASSES = (
-    Draw,
-    Discard,
-    _TH_MASK,
-    RiichiDeclare,
-    RiichiAccept,
-    Call,
-    _CHI,
-    _PON,
-    NewDora,
-    RecordedWin,
-    RecordedDraw,
-    WinContext,
-    ResultReplay,
-    HandReplay,
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunClasses:
+    """What ``_core.run_hand`` (and ``run_game``) dispatches on and makes: the core
+    reads each field by its name (its slot, found once per class), so that a field
+    added or moved here cannot shift the others, and a missing one is a TypeError."""
+
+    draw: type
+    discard: type
+    th_mask: int
+    """``state._TH_MASK``: the terminal and honor kinds' bits."""
+    riichi_declare: type
+    riichi_accept: type
+    call: type
+    chi: object
+    """``MeldKind.CHI``."""
+    pon: object
+    """``MeldKind.PON``."""
+    new_dora: type
+    win: type
+    draw_result: type
+    win_context: type
+    result_replay: type
+    hand_replay: type
+
+
+_RUN_CLASSES = RunClasses(
+    draw=Draw,
+    discard=Discard,
+    th_mask=_TH_MASK,
+    riichi_declare=RiichiDeclare,
+    riichi_accept=RiichiAccept,
+    call=Call,
+    chi=_CHI,
+    pon=_PON,
+    new_dora=NewDora,
+    win=RecordedWin,
+    draw_result=RecordedDraw,
+    win_context=WinContext,
+    result_replay=ResultReplay,
+    hand_replay=HandReplay,
 )
-"""What ``_core.run_hand`` dispatches on and makes, in its order."""
+"""What ``_core.run_hand`` dispatches on and makes, made once."""
 
 
 # --------------------------------------------------------------------------- replay

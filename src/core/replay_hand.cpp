@@ -167,7 +167,7 @@ py::object shown_dora(PyObject* table) {
     return own(PySequence_Tuple(part.ptr()));
 }
 
-// What the fixed arguments of run_hand hold, in order (table.py's _RUN_CLASSES).
+// What run_hand reads of its classes (table.py's RunClasses, _RUN_CLASSES), by name.
 enum Const {
     C_DRAW,
     C_DISCARD,
@@ -185,6 +185,9 @@ enum Const {
     C_HAND_REPLAY,
     C_COUNT
 };
+constexpr const char* kClassNames[C_COUNT] = {
+    "draw", "discard", "th_mask", "riichi_declare", "riichi_accept", "call", "chi", "pon",
+    "new_dora", "win", "draw_result", "win_context", "result_replay", "hand_replay"};
 
 // One win made as _Results._win makes it, when that is the plain case: an XML log,
 // outside Toutenkou, a tsumo in the winner's turn or a ron on a discard, and the
@@ -411,10 +414,12 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
     return hand_replay(table, make, consts);
 }
 
-PyObject* checked_classes(PyObject* classes) {
-    if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != C_COUNT)
-        throw py::type_error("run_hand: the classes must be a tuple of 14");
-    return classes;
+// The values of ``classes`` (a RunClasses) by name, into ``out``; a TypeError for a
+// missing or unset field.
+NamedSlots<C_COUNT> class_slots;
+
+void read_classes(PyObject* classes, PyObject** out) {
+    named_values(classes, class_slots, kClassNames, "run_hand: classes", out);
 }
 
 }  // namespace
@@ -423,7 +428,8 @@ PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
     return python_errors([&]() -> PyObject* {
         if (nargs != 8) throw py::type_error("run_hand takes 8 arguments");
         PyObject* table = args[0];
-        PyObject* const* consts = &PyTuple_GET_ITEM(checked_classes(args[5]), 0);
+        PyObject* consts[C_COUNT];
+        read_classes(args[5], consts);
         if (!table_slots.of(Py_TYPE(table)))
             throw py::type_error("run_hand: the table is not a replay table");
         return play_hand(table, args[1], args[2], args[3], args[4], consts, args[6], args[7])
@@ -441,15 +447,13 @@ PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
         PyObject* walls = args[3];
         PyObject* set_table = args[4];
         PyObject* game_consts = args[5];
-        PyObject* const* consts = &PyTuple_GET_ITEM(checked_classes(args[9]), 0);
+        PyObject* consts[C_COUNT];
+        read_classes(args[9], consts);
         if (!PyType_Check(cls)) throw py::type_error("run_game: cls must be a class");
         if (!PyTuple_CheckExact(hands) || !PyList_CheckExact(walls_of) ||
             PyList_GET_SIZE(walls_of) != PyTuple_GET_SIZE(hands))
             throw py::type_error("run_game: hands must be a tuple and their walls a list as long");
-        if (!PyTuple_CheckExact(game_consts) || PyTuple_GET_SIZE(game_consts) < 2)
-            throw py::type_error("run_game: the game's constants must be a tuple");
-        PyObject* game = PyTuple_GET_ITEM(game_consts, 0);
-        PyObject* rules = PyTuple_GET_ITEM(game_consts, 1);
+        const auto [game, rules] = consts_game_rules(game_consts);
         PyObject* events_name = names().events;
         const Py_ssize_t n = PyTuple_GET_SIZE(hands);
         py::object out = own(PyTuple_New(n));

@@ -14,7 +14,8 @@ namespace replay_audit::core {
 // rooms; a win is made here when ``checks`` (win_checks; None: never) finds nothing and
 // it is a tsumo in turn or a ron on a discard, else by the table's ``_win`` (told when
 // ``checks`` found something, so that it does not ask again).  ``make`` makes the values
-// (replay_audit.replay.values.MAKE); ``classes`` holds, in order: Draw, Discard, the
+// (replay_audit.replay.values.MAKE); ``classes`` (a replay.table.RunClasses, read by
+// field name: a TypeError for a missing or unset field) holds Draw, Discard, the
 // terminal-and-honor mask, RiichiDeclare, RiichiAccept, Call, MeldKind.CHI and .PON,
 // NewDora, RecordedWin, RecordedDraw, WinContext, ResultReplay, HandReplay.  A raw
 // METH_FASTCALL function, once a hand.
@@ -24,7 +25,7 @@ PyObject* run_hand(PyObject* module, PyObject* const* args, Py_ssize_t nargs) no
 // riichi_cost, chi_allowed): replay_audit.replay.table.replay_game's hand loop for an XML
 // log in one call a game: for each of ``hands`` (a tuple) with its wall (``walls_of``, a
 // list as long), the table built by the core (build_table, table_state.hpp, with the
-// game's ``consts``), or by ``set_table(game, hand, rules, walls, wall)`` (the Python's
+// game's ``consts``, a TableConstants read by name), or by ``set_table(game, hand, rules, walls, wall)`` (the Python's
 // _set_table) where the core declines it or the wall is None with a wall source
 // ``walls`` (a finding may be owed), then played as run_hand plays it (the arguments
 // after ``consts`` are run_hand's after the events).  (the HandReplays as a tuple, every
