@@ -392,17 +392,12 @@ def file_facts(
 def run_hand(
     table: Any,
     events: tuple[Any, ...],
-    play: Any,
-    checks: Any,
-    make: Any,
-    classes: object,
-    riichi_cost: int,
-    chi_allowed: bool,
+    run: object,
 ) -> Any:
     """An XML hand's events played on the replay table as
     ``replay_audit.replay.table._Table.run`` plays them (its reference); the HandReplay.
-    ``classes``: a ``replay.table.RunClasses``, read by field name (a TypeError for a
-    missing or unset one)."""
+    ``run``: a ``replay.table.RunArgs`` (its ``classes`` a ``RunClasses``), read by
+    field name (a TypeError for a missing or unset one)."""
 
 def hand_walls(
     stream: Any,
@@ -455,12 +450,7 @@ def run_game(
     walls: Any,
     set_table: Callable[..., Any],
     consts: object,
-    play: Any,
-    checks: Any,
-    make: Any,
-    classes: object,
-    riichi_cost: int,
-    chi_allowed: bool,
+    run: object,
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """Every hand of an XML game replayed (its table as ``new_table`` builds it, else by
     ``set_table``; its events as ``run_hand`` plays them): (HandReplays, findings), as

@@ -1,6 +1,6 @@
 """The contexts the Python hands the compiled core, read there by field name: the
 game's ``auditing.game.HandsContext`` (``_core.audit_hands``), the replay's
-``replay.table.RunClasses`` (``_core.run_hand``, ``run_game``) and a game's
+``replay.table.RunArgs`` and its ``RunClasses`` (``_core.run_hand``, ``run_game``) and a game's
 ``replay.state.TableConstants`` (``_core.new_table``, ``run_game``).  A context lacking
 a field, or leaving one unset, is a TypeError naming the field, never a read at a
 wrong offset; the classes' fields are the ones the core reads."""
@@ -17,7 +17,7 @@ from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.native import _core
 from replay_audit.replay import state, table
 from replay_audit.replay.state import TableConstants
-from replay_audit.replay.table import RunClasses
+from replay_audit.replay.table import RunArgs, RunClasses
 from tests.test_core_replay import _first_phoenix_game
 
 needs_core = pytest.mark.skipif(
@@ -37,6 +37,12 @@ def _like(value: object, name: str) -> Any:
     short = _without(type(value), name)
     kept = {f.name: getattr(value, f.name) for f in dataclasses.fields(short)}
     return short(**kept)
+
+
+def _run_args(classes: object) -> RunArgs:
+    """``run_hand``'s arguments with ``classes`` (the others are not read: the fields
+    are checked first)."""
+    return RunArgs(None, None, None, classes, 1000, True)  # type: ignore[arg-type]
 
 
 def _hands_context() -> HandsContext:
@@ -63,7 +69,9 @@ def test_a_context_that_is_not_one_or_left_unset_is_a_type_error() -> None:
     run = table.CORE_RUN
     assert run is not None
     with pytest.raises(TypeError, match="unset"):
-        run(object(), (), None, None, None, object.__new__(RunClasses), 1000, True)
+        run(object(), (), object.__new__(RunArgs))
+    with pytest.raises(TypeError, match="unset"):
+        run(object(), (), _run_args(object.__new__(RunClasses)))
 
 
 @needs_core
@@ -72,7 +80,16 @@ def test_run_classes_lacking_a_field_are_a_type_error(name: str) -> None:
     run = table.CORE_RUN
     assert run is not None
     with pytest.raises(TypeError, match=f"'{name}'"):
-        run(object(), (), None, None, None, _like(table._RUN_CLASSES, name), 1000, True)
+        run(object(), (), _run_args(_like(table._RUN_CLASSES, name)))
+
+
+@needs_core
+@pytest.mark.parametrize("name", [f.name for f in dataclasses.fields(RunArgs)])
+def test_run_args_lacking_a_field_are_a_type_error(name: str) -> None:
+    run = table.CORE_RUN
+    assert run is not None
+    with pytest.raises(TypeError, match=f"'{name}'"):
+        run(object(), (), _like(_run_args(table._RUN_CLASSES), name))
 
 
 @needs_core
@@ -88,8 +105,8 @@ def test_table_constants_lacking_a_field_are_a_type_error(name: str) -> None:
     with pytest.raises(TypeError, match=f"'{name}'"):
         new_table(table._Table, hand, None, short)
     walls_of: list[Any] = [None] * len(game.hands)
-    rest = (None, None, None, table._RUN_CLASSES, 1000, True)
+    run = _run_args(table._RUN_CLASSES)
     with pytest.raises(TypeError, match=f"'{name}'"):
-        run_game(table._Table, game.hands, walls_of, None, table._set_table, short, *rest)
+        run_game(table._Table, game.hands, walls_of, None, table._set_table, short, run)
     # the whole context is read as before
     assert new_table(table._Table, hand, None, consts) is not None

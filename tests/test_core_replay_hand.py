@@ -159,9 +159,9 @@ def test_a_table_the_core_loop_cannot_read_is_an_error_not_a_crash() -> None:
     run = table.CORE_RUN
     assert run is not None
     with pytest.raises(TypeError):
-        run(object(), (), None, None, None, table._RUN_CLASSES, 1000, True)
+        run(object(), (), table.RunArgs(None, None, None, table._RUN_CLASSES, 1000, True))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        run(object(), (), None, None, None, (), 1000, True)
+        run(object(), (), table.RunArgs(None, None, None, (), 1000, True))  # type: ignore[arg-type]
 
 
 def test_the_comparison_fails_for_walls_given_to_the_wrong_hand(

@@ -268,11 +268,15 @@ def test_arguments_the_core_game_loop_cannot_use_are_an_error_not_a_crash() -> N
     game = _first_phoenix_game()
     consts = state._core_constants(game, rules_for_go_type(game.meta.go_type))
     args: list[Any] = [table._Table, game.hands, [None] * len(game.hands), None]
-    rest: list[Any] = [None, consts, None, None, None, table._RUN_CLASSES, 1000, True]
+    rest: list[Any] = [
+        None,
+        consts,
+        table.RunArgs(None, None, None, table._RUN_CLASSES, 1000, True),
+    ]  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         run(*args[:2], [None], *args[3:], *rest)  # walls not one per hand
     with pytest.raises(TypeError):
-        run(*args, *rest[:-3], (), 1000, True)  # classes
+        run(*args, *rest[:-1], table.RunArgs(None, None, None, (), 1000, True))  # type: ignore[arg-type]  # classes
     with pytest.raises(TypeError):
         run(*args)
     with pytest.raises(TypeError):

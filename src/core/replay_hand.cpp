@@ -414,25 +414,33 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
     return hand_replay(table, make, consts);
 }
 
-// The values of ``classes`` (a RunClasses) by name, into ``out``; a TypeError for a
-// missing or unset field.
+// What run_hand takes besides the table and the events (table.py's RunArgs), by name.
+enum RunArg { R_PLAY, R_CHECKS, R_MAKE, R_CLASSES, R_RIICHI_COST, R_CHI_ALLOWED, R_COUNT };
+constexpr const char* kRunArgNames[R_COUNT] = {"play",    "checks",      "make",
+                                               "classes", "riichi_cost", "chi_allowed"};
+NamedSlots<R_COUNT> run_arg_slots;
 NamedSlots<C_COUNT> class_slots;
 
-void read_classes(PyObject* classes, PyObject** out) {
-    named_values(classes, class_slots, kClassNames, "run_hand: classes", out);
+// ``run`` (a RunArgs) read by name into ``args``, its ``classes`` (a RunClasses) into
+// ``classes``; a TypeError for a missing or unset field of either.
+void read_run(PyObject* run, PyObject** args, PyObject** classes) {
+    named_values(run, run_arg_slots, kRunArgNames, "run_hand: run", args);
+    named_values(args[R_CLASSES], class_slots, kClassNames, "run_hand: classes", classes);
 }
 
 }  // namespace
 
 PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return python_errors([&]() -> PyObject* {
-        if (nargs != 8) throw py::type_error("run_hand takes 8 arguments");
+        if (nargs != 3) throw py::type_error("run_hand takes 3 arguments");
         PyObject* table = args[0];
+        PyObject* run[R_COUNT];
         PyObject* consts[C_COUNT];
-        read_classes(args[5], consts);
+        read_run(args[2], run, consts);
         if (!table_slots.of(Py_TYPE(table)))
             throw py::type_error("run_hand: the table is not a replay table");
-        return play_hand(table, args[1], args[2], args[3], args[4], consts, args[6], args[7])
+        return play_hand(table, args[1], run[R_PLAY], run[R_CHECKS], run[R_MAKE], consts,
+                         run[R_RIICHI_COST], run[R_CHI_ALLOWED])
             .release()
             .ptr();
     });
@@ -440,15 +448,16 @@ PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
 
 PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return python_errors([&]() -> PyObject* {
-        if (nargs != 12) throw py::type_error("run_game takes 12 arguments");
+        if (nargs != 7) throw py::type_error("run_game takes 7 arguments");
         PyObject* cls = args[0];
         PyObject* hands = args[1];
         PyObject* walls_of = args[2];
         PyObject* walls = args[3];
         PyObject* set_table = args[4];
         PyObject* game_consts = args[5];
+        PyObject* run[R_COUNT];
         PyObject* consts[C_COUNT];
-        read_classes(args[9], consts);
+        read_run(args[6], run, consts);
         if (!PyType_Check(cls)) throw py::type_error("run_game: cls must be a class");
         if (!PyTuple_CheckExact(hands) || !PyList_CheckExact(walls_of) ||
             PyList_GET_SIZE(walls_of) != PyTuple_GET_SIZE(hands))
@@ -473,8 +482,8 @@ PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
             if (!table_slots.of(Py_TYPE(table.ptr())))
                 throw py::type_error("run_game: the table is not a replay table");
             py::object events = own(PyObject_GetAttr(hand, events_name));
-            py::object done = play_hand(table.ptr(), events.ptr(), args[6], args[7], args[8], consts,
-                                        args[10], args[11]);
+            py::object done = play_hand(table.ptr(), events.ptr(), run[R_PLAY], run[R_CHECKS],
+                                        run[R_MAKE], consts, run[R_RIICHI_COST], run[R_CHI_ALLOWED]);
             py::object findings = own(PyObject_GetAttr(done.ptr(), names().findings));
             py::object items = own(PySequence_Fast(findings.ptr(), "run_game: findings must be a sequence"));
             for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(items.ptr()); ++j)
