@@ -360,15 +360,16 @@ def audit_hands(
     played: list[tuple[HandLog, Any]],
     start: Any,
     chain: tuple[int, ...],
-    ctx: tuple[object, ...],
+    ctx: object,
     /,
-) -> tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], tuple[Any, ...]] | None:
+) -> tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any] | None:
     """The ``hands`` rows of a game in which nothing is to be reported, from its first
     hand's computed start (round, honba, sticks, dealer) and scores
     (``auditing.game._GameAuditor.run`` is the reference): the rows, the wins' values
-    by ``id``, the scores after the last hand and how it ended (the ``_Outcome``
-    values in order); None, nothing written, for anything else.  ``ctx``:
-    ``auditing.game._hands_context``."""
+    by ``id``, the scores after the last hand and how it ended (a dict keyed as
+    ``auditing.base._Outcome``); None, nothing written, for anything else.  ``ctx``:
+    an ``auditing.game.HandsContext``, whose fields the core reads by name (a
+    TypeError for a missing or unset one)."""
 
 # ------------------------------ a game's three fact tables in one walk (src/core/file_facts.cpp)
 
@@ -391,15 +392,12 @@ def file_facts(
 def run_hand(
     table: Any,
     events: tuple[Any, ...],
-    play: Any,
-    checks: Any,
-    make: Any,
-    classes: tuple[Any, ...],
-    riichi_cost: int,
-    chi_allowed: bool,
+    run: object,
 ) -> Any:
     """An XML hand's events played on the replay table as
-    ``replay_audit.replay.table._Table.run`` plays them (its reference); the HandReplay."""
+    ``replay_audit.replay.table._Table.run`` plays them (its reference); the HandReplay.
+    ``run``: a ``replay.table.RunArgs`` (its ``classes`` a ``RunClasses``), read by
+    field name (a TypeError for a missing or unset one)."""
 
 def hand_walls(
     stream: Any,
@@ -438,10 +436,12 @@ class PartRows:
 
 # a hand's table built by the core, a game's hands in one call (src/core/table_state.cpp,
 # src/core/replay_hand.cpp; helper A)
-def new_table(cls: type[_T], hand: HandLog, wall: Any, consts: tuple[Any, ...]) -> _T | None:
+def new_table(cls: type[_T], hand: HandLog, wall: Any, consts: object) -> _T | None:
     """The replay table of an XML hand at its deal, as
     ``replay_audit.replay.state._TableState.__init__`` (its reference) makes it, with the
-    game's constants (``state._core_constants``); None where the core declines the deal."""
+    game's constants (a ``state.TableConstants``, ``state._core_constants``, read by
+    field name: a TypeError for a missing or unset one); None where the core declines
+    the deal."""
 
 def run_game(
     cls: type,
@@ -449,13 +449,8 @@ def run_game(
     walls_of: list[Any],
     walls: Any,
     set_table: Callable[..., Any],
-    consts: tuple[Any, ...],
-    play: Any,
-    checks: Any,
-    make: Any,
-    classes: tuple[Any, ...],
-    riichi_cost: int,
-    chi_allowed: bool,
+    consts: object,
+    run: object,
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """Every hand of an XML game replayed (its table as ``new_table`` builds it, else by
     ``set_table``; its events as ``run_hand`` plays them): (HandReplays, findings), as

@@ -118,15 +118,13 @@ def test_a_game_that_disagrees_with_the_core_is_declined() -> None:
     long_game = next(a for a in taken if len(a[0]) > 4)
     for args in (riichi, drawn, long_game):
         assert _core.audit_hands(*args) is not None
-    ctx = list(riichi[3])
-    ctx[13] += 100  # the riichi cost
-    assert _core.audit_hands(*riichi[:3], tuple(ctx)) is None
-    ctx = list(drawn[3])
-    ctx[14] += 1500  # the noten pool
-    assert _core.audit_hands(*drawn[:3], tuple(ctx)) is None
-    ctx = list(long_game[3])
-    ctx[15] = 2  # max_hands: the game should have ended after its second hand
-    assert _core.audit_hands(*long_game[:3], tuple(ctx)) is None
+    ctx = dataclasses.replace(riichi[3], riichi_cost=riichi[3].riichi_cost + 100)
+    assert _core.audit_hands(*riichi[:3], ctx) is None
+    ctx = dataclasses.replace(drawn[3], noten_pool=drawn[3].noten_pool + 1500)
+    assert _core.audit_hands(*drawn[:3], ctx) is None
+    # max_hands: the game should have ended after its second hand
+    ctx = dataclasses.replace(long_game[3], max_hands=2)
+    assert _core.audit_hands(*long_game[:3], ctx) is None
     # a result the replay did not rebuild is left to Python
     hand, hr = long_game[0][0]
     if hr.results:

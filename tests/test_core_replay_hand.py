@@ -148,9 +148,9 @@ def test_the_comparison_fails_for_a_core_loop_that_skips_new_dora(
     skips every kan dora) is caught on the first Phoenix game that has one."""
     game = _first_phoenix_game()
     assert any(type(ev) is NewDora for h in game.hands for ev in h.events)
-    classes = list(table._RUN_CLASSES)
-    classes[classes.index(NewDora)] = type("NotNewDora", (), {})
-    monkeypatch.setattr(table, "_RUN_CLASSES", tuple(classes))
+    assert table._RUN_CLASSES.new_dora is NewDora
+    classes = dataclasses.replace(table._RUN_CLASSES, new_dora=type("NotNewDora", (), {}))
+    monkeypatch.setattr(table, "_RUN_CLASSES", classes)
     with pytest.raises(AssertionError):
         _same(game, monkeypatch)
 
@@ -159,9 +159,9 @@ def test_a_table_the_core_loop_cannot_read_is_an_error_not_a_crash() -> None:
     run = table.CORE_RUN
     assert run is not None
     with pytest.raises(TypeError):
-        run(object(), (), None, None, None, table._RUN_CLASSES, 1000, True)
+        run(object(), (), table.RunArgs(None, None, None, table._RUN_CLASSES, 1000, True))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        run(object(), (), None, None, None, (), 1000, True)
+        run(object(), (), table.RunArgs(None, None, None, (), 1000, True))  # type: ignore[arg-type]
 
 
 def test_the_comparison_fails_for_walls_given_to_the_wrong_hand(

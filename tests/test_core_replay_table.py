@@ -163,8 +163,10 @@ def test_the_table_comparison_fails_for_a_planted_difference() -> None:
     assert consts is not None and state.CORE_TABLE is not None
     hand = game.hands[0]
     reference = table._Table(game, hand, rules, None)
-    for at, value in ((3, not consts[3]), (5, int(consts[5]) - 1)):
-        planted = (*consts[:at], value, *consts[at + 1 :])
+    for planted in (
+        dataclasses.replace(consts, aka=not consts.aka),
+        dataclasses.replace(consts, live=consts.live - 1),
+    ):
         core = state.CORE_TABLE(table._Table, hand, None, planted)
         assert core is not None
         with pytest.raises(AssertionError):
@@ -249,10 +251,10 @@ def test_the_game_comparison_fails_for_a_core_table_with_a_planted_difference(
     game = _first_phoenix_game()
     real = state._core_constants
 
-    def short(game: Game, rules: RuleSet) -> tuple[object, ...] | None:
+    def short(game: Game, rules: RuleSet) -> state.TableConstants | None:
         consts = real(game, rules)
         assert consts is not None
-        return (*consts[:5], int(consts[5]) - 20, *consts[6:])
+        return dataclasses.replace(consts, live=consts.live - 20)
 
     monkeypatch.setattr(table, "_core_constants", short)
     with pytest.raises(AssertionError):
@@ -266,11 +268,15 @@ def test_arguments_the_core_game_loop_cannot_use_are_an_error_not_a_crash() -> N
     game = _first_phoenix_game()
     consts = state._core_constants(game, rules_for_go_type(game.meta.go_type))
     args: list[Any] = [table._Table, game.hands, [None] * len(game.hands), None]
-    rest: list[Any] = [None, consts, None, None, None, table._RUN_CLASSES, 1000, True]
+    rest: list[Any] = [
+        None,
+        consts,
+        table.RunArgs(None, None, None, table._RUN_CLASSES, 1000, True),
+    ]  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         run(*args[:2], [None], *args[3:], *rest)  # walls not one per hand
     with pytest.raises(TypeError):
-        run(*args, *rest[:-3], (), 1000, True)  # classes
+        run(*args, *rest[:-1], table.RunArgs(None, None, None, (), 1000, True))  # type: ignore[arg-type]  # classes
     with pytest.raises(TypeError):
         run(*args)
     with pytest.raises(TypeError):

@@ -93,11 +93,12 @@ AuditHands = Callable[
         "list[tuple[HandLog, HandReplay]]",
         "HandState | HandLog",
         "tuple[int, ...]",
-        "tuple[object, ...]",
+        object,
     ],
-    "tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], tuple[Any, ...]] | None",
+    "tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any] | None",
 ]
-"""``_core.audit_hands``: ``played, start, chain, ctx`` (``auditing.game._hands_context``)."""
+"""``_core.audit_hands``: ``played, start, chain, ctx`` (``auditing.game.HandsContext``,
+read by field name); how the game ended comes back as a dict keyed as ``_Outcome``."""
 
 
 class FinalPoints(Protocol):

@@ -203,36 +203,59 @@ class _GameAuditor(_Hands):
         got = audit_hands(played, start, chain, _hands_context(self, eng.win_row, core_rules))
         if got is None:
             return False
-        rows, values, end_scores, (winners, dealer_won, kind, tenpai_d, *rest) = got
-        sticks, honba, round_index, dealer, riichi, log_end, tenpai = rest
+        rows, values, end_scores, ended = got
+        outcome: _Outcome = ended  # a dict keyed as ``_Outcome`` (its keys, by name)
         self.hand_rows.extend(rows)
         self.win_values.update(values)
-        outcome: _Outcome = {
-            "winners": winners,
-            "dealer_won": dealer_won,
-            "draw_kind": kind,
-            "dealer_tenpai": tenpai_d,
-            "sticks": sticks,
-            "honba": honba,
-            "round_index": round_index,
-            "dealer": dealer,
-            "riichi": riichi,
-            "log_end": log_end,
-            "tenpai": tenpai,
-        }
         self._check_game_end(played[-1][0], outcome, end_scores)
         if self.rules.chips:
             self._check_chips()
         return True
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandsContext:
+    """What ``_core.audit_hands`` reads of a game and its rules, one per game: the core
+    reads each field by its name (its slot, found once per class), so that a field
+    added or moved here cannot shift the others, and a missing one is a TypeError."""
+
+    win_row: WinRow
+    core_rules: _core.ScoreRules
+    riichi_type: type
+    win_type: type
+    draw_type: type
+    passed_over: tuple[type, ...]
+    """The classes a hand's walk passes over (draws and discards first)."""
+    results: tuple[type, ...]
+    file: str
+    log_id: str | None
+    abortive_draws: tuple[str, ...]
+    abortive_kinds: tuple[str, ...]
+    players: int
+    stepless_reach: bool
+    riichi_cost: int
+    noten_pool: int
+    max_hands: int
+    renchan_on_win: bool
+    renchan_on_tenpai: bool
+    bust: bool
+    points_to_end: int
+    west_extension: bool
+    dealer_stops_all_last: bool
+    dealer_stops_on_tenpai: bool
+    extension_winds: int
+    hanchan: bool
+    labels: dict[tuple[int, int], str]
+    """``auditing.hands._LABELS``: a hand's label by its round and honba."""
+
+
 def _hands_context(
     auditor: _GameAuditor, win_row: WinRow, core_rules: _core.ScoreRules
-) -> tuple[object, ...]:
-    """What ``_core.audit_hands`` reads of the game and its rules, in its order."""
+) -> HandsContext:
+    """What ``_core.audit_hands`` reads of the game and its rules, by name."""
     rules = auditor.rules
     meta = auditor.meta
-    return (
+    return HandsContext(
         win_row,
         core_rules,
         RiichiAccept,

@@ -11,6 +11,8 @@ a result (``replay.results``); read a recorded result.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from itertools import chain
 
 from replay_audit.model.events import (
@@ -68,19 +70,38 @@ def _live_at_deal(n: int, rules: RuleSet) -> tuple[int, bool]:
     return (136 - 14 - 52 if n == 4 else 108 - 14 - 39), True
 
 
-def _core_constants(game: Game, rules: RuleSet) -> tuple[object, ...] | None:
-    """What ``_core.new_table`` takes of a game, found once a game, as ``__init__`` finds
-    it each hand: (game, rules, n, aka, kan_dora_now, live, rinshan_from_live,
-    dealt_seen).  None where ``__init__`` builds the tables: a JSON log (no copy
-    numbers), ``CORE_TABLE`` switched off, or ``DEALT_SEEN`` (its Python loop then marks
-    the deal)."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableConstants:
+    """What ``_core.new_table`` (and ``run_game``) takes of a game, found once a game,
+    as ``_TableState.__init__`` finds it each hand: the core reads each field by its
+    name (its slot, found once per class), so that a field added or moved here cannot
+    shift the others, and a missing one is a TypeError."""
+
+    game: Game
+    rules: RuleSet
+    n: int
+    aka: bool
+    kan_dora_now: bool
+    live: int
+    """The live wall at the deal (``_live_at_deal``)."""
+    rinshan_from_live: bool
+    dealt_seen: Callable[..., object]
+    """``DEALT_SEEN``: the tiles met at the deal (None: the Python loop's case)."""
+
+
+def _core_constants(game: Game, rules: RuleSet) -> TableConstants | None:
+    """What ``_core.new_table`` takes of a game, found once a game.  None where
+    ``__init__`` builds the tables: a JSON log (no copy numbers), ``CORE_TABLE``
+    switched off, or ``DEALT_SEEN`` (its Python loop then marks the deal)."""
     meta = game.meta
     dealt_seen = DEALT_SEEN
     if meta.format == "tenhou-json" or dealt_seen is None or CORE_TABLE is None:
         return None
     n = 3 if meta.players == 3 else 4
     live, rinshan_from_live = _live_at_deal(n, rules)
-    return (game, rules, n, meta.aka, rules.kan_dora_immediate, live, rinshan_from_live, dealt_seen)
+    return TableConstants(
+        game, rules, n, meta.aka, rules.kan_dora_immediate, live, rinshan_from_live, dealt_seen
+    )
 
 
 # Offer kinds: what a ron can be made on.

@@ -78,6 +78,7 @@ the report or the runner.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from replay_audit.model.events import (
@@ -124,23 +125,49 @@ the core (``state.CORE_TABLE``'s ``new_table``) and run as ``CORE_RUN`` runs it;
 loop (``_set_table`` then ``CORE_RUN``) is its reference
 (``tests/test_core_replay_table.py`` holds them equal on the corpus)."""
 
-_RUN_CLASSES = (
-    Draw,
-    Discard,
-    _TH_MASK,
-    RiichiDeclare,
-    RiichiAccept,
-    Call,
-    _CHI,
-    _PON,
-    NewDora,
-    RecordedWin,
-    RecordedDraw,
-    WinContext,
-    ResultReplay,
-    HandReplay,
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunClasses:
+    """What ``_core.run_hand`` (and ``run_game``) dispatches on and makes: the core
+    reads each field by its name (its slot, found once per class), so that a field
+    added or moved here cannot shift the others, and a missing one is a TypeError."""
+
+    draw: type
+    discard: type
+    th_mask: int
+    """``state._TH_MASK``: the terminal and honor kinds' bits."""
+    riichi_declare: type
+    riichi_accept: type
+    call: type
+    chi: object
+    """``MeldKind.CHI``."""
+    pon: object
+    """``MeldKind.PON``."""
+    new_dora: type
+    win: type
+    draw_result: type
+    win_context: type
+    result_replay: type
+    hand_replay: type
+
+
+_RUN_CLASSES = RunClasses(
+    draw=Draw,
+    discard=Discard,
+    th_mask=_TH_MASK,
+    riichi_declare=RiichiDeclare,
+    riichi_accept=RiichiAccept,
+    call=Call,
+    chi=_CHI,
+    pon=_PON,
+    new_dora=NewDora,
+    win=RecordedWin,
+    draw_result=RecordedDraw,
+    win_context=WinContext,
+    result_replay=ResultReplay,
+    hand_replay=HandReplay,
 )
-"""What ``_core.run_hand`` dispatches on and makes, in its order."""
+"""What ``_core.run_hand`` dispatches on and makes, made once."""
 
 
 # --------------------------------------------------------------------------- replay
@@ -170,13 +197,13 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
     if consts is not None and whole is not None and core is not None and type(logs) is tuple:
         # The loop below in one core call: each hand's table built by the core (as
         # ``_set_table`` builds it, which the core calls where it declines), then run.
-        hands, findings = whole(_Table, logs, walls_of, walls, _set_table, consts, *core[1])
+        hands, findings = whole(_Table, logs, walls_of, walls, _set_table, consts, core[1])
     else:
         out: list[HandReplay] = []
         found: list[Finding] = []
         for hand, wall in zip(logs, walls_of, strict=True):
             table = _set_table(game, hand, rules, walls, wall)
-            done = table.run() if core is None else core[0](table, hand.events, *core[1])
+            done = table.run() if core is None else core[0](table, hand.events, core[1])
             out.append(done)
             if done.findings:
                 found += done.findings
@@ -219,9 +246,23 @@ def _set_table(
     return table
 
 
-def _core_run(
-    game: Game, rules: RuleSet
-) -> tuple[Callable[..., HandReplay], tuple[object, ...]] | None:
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunArgs:
+    """What ``_core.run_hand`` (and ``run_game``) takes besides the table and the
+    events, one per game: the core reads each field by its name, as ``RunClasses``."""
+
+    play: Callable[..., int]
+    """The core's ``play_moves`` (or what a test puts in its place)."""
+    checks: Callable[..., object] | None
+    """The core's ``win_checks``; None: every win made by the table's ``_win``."""
+    make: Callable[..., object]
+    """``values.MAKE``."""
+    classes: RunClasses
+    riichi_cost: int
+    chi_allowed: bool
+
+
+def _core_run(game: Game, rules: RuleSet) -> tuple[Callable[..., HandReplay], RunArgs] | None:
     """``_core.run_hand`` and its arguments after the table and the events, for a game
     whose hands it plays (an XML log, the core's moves there); None: ``_Table.run``'s
     own loop plays them.  The core's shares as they are now (a test may have replaced
@@ -231,8 +272,7 @@ def _core_run(
     if core is None or play is None or game.meta.format == "tenhou-json":
         return None
     checks = results.CORE_WIN_CHECKS if rules.scoring != "toutenkou" else None
-    args = (play, checks, values.MAKE, _RUN_CLASSES, rules.riichi_cost, rules.chi)
-    return core, args
+    return core, RunArgs(play, checks, values.MAKE, _RUN_CLASSES, rules.riichi_cost, rules.chi)
 
 
 class _Table(_Results):
@@ -260,7 +300,7 @@ class _Table(_Results):
         chi = rules.chi
         core = _core_run(self.game, rules)
         if core is not None:  # the same loop and ending in one core call
-            return core[0](self, events, *core[1])
+            return core[0](self, events, core[1])
         while i < n:
             ev = events[i]
             t = type(ev)

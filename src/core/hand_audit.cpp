@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "py_errors.hpp"
+#include "slots.hpp"
 
 namespace py = pybind11;
 namespace core = replay_audit::core;
@@ -48,6 +49,10 @@ struct Names {
              *rec_deltas = intern("rec_deltas"), *comp_deltas = intern("comp_deltas"),
              *n_findings = intern("n_findings"), *status = intern("status"), *ok = intern("ok"),
              *exhaustive = intern("exhaustive"), *nm = intern("nm");
+    // the outcome's keys (auditing/base.py::_Outcome)
+    PyObject *winners = intern("winners"), *dealer_won = intern("dealer_won"),
+             *draw_kind = intern("draw_kind"), *dealer_tenpai = intern("dealer_tenpai"),
+             *riichi = intern("riichi"), *log_end = intern("log_end");
 };
 
 const Names& names() {
@@ -134,39 +139,53 @@ bool truth(PyObject* v) {
     return t != 0;
 }
 
+// The fields of auditing/game.py::HandsContext the core reads, by name (Ctx's order).
+enum CtxField {
+    X_WIN_ROW, X_CORE_RULES, X_RIICHI_TYPE, X_WIN_TYPE, X_DRAW_TYPE, X_PASSED_OVER, X_RESULTS,
+    X_FILE, X_LOG_ID, X_ABORTIVE_DRAWS, X_ABORTIVE_KINDS, X_PLAYERS, X_STEPLESS, X_RIICHI_COST,
+    X_NOTEN_POOL, X_MAX_HANDS, X_RENCHAN_ON_WIN, X_RENCHAN_ON_TENPAI, X_BUST, X_POINTS_TO_END,
+    X_WEST_EXTENSION, X_STOPS_ALL_LAST, X_STOPS_ON_TENPAI, X_EXTENSION_WINDS, X_HANCHAN,
+    X_LABELS, X_COUNT
+};
+constexpr const char* kCtxNames[X_COUNT] = {
+    "win_row", "core_rules", "riichi_type", "win_type", "draw_type", "passed_over", "results",
+    "file", "log_id", "abortive_draws", "abortive_kinds", "players", "stepless_reach",
+    "riichi_cost", "noten_pool", "max_hands", "renchan_on_win", "renchan_on_tenpai", "bust",
+    "points_to_end", "west_extension", "dealer_stops_all_last", "dealer_stops_on_tenpai",
+    "extension_winds", "hanchan", "labels"};
+core::NamedSlots<X_COUNT> ctx_slots;
+
 Ctx read_ctx(PyObject* t) {
-    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != 26) {
-        PyErr_SetString(PyExc_TypeError, "audit_hands: ctx must be a tuple of 26 values");
-        throw py::error_already_set();
-    }
-    auto at = [t](int i) { return PyTuple_GET_ITEM(t, i); };
+    PyObject* v[X_COUNT];
+    core::named_values(t, ctx_slots, kCtxNames, "audit_hands: ctx", v);
+    auto at = [&v](int i) { return v[i]; };
     Ctx c;
-    c.win_row = at(0);
-    c.core_rules = at(1);
-    c.riichi_type = at(2);
-    c.win_type = at(3);
-    c.draw_type = at(4);
-    c.passed_over = at(5);
-    c.results = at(6);
-    c.file = at(7);
-    c.log_id = at(8);
-    c.abortive_draws = at(9);
-    c.abortive_kinds = at(10);
-    c.players = plain(at(11));
-    c.stepless = truth(at(12));
-    c.riichi_cost = plain(at(13));
-    c.noten_pool = plain(at(14));
-    c.max_hands = plain(at(15));
-    c.renchan_on_win = truth(at(16));
-    c.renchan_on_tenpai = truth(at(17));
-    c.bust = truth(at(18));
-    c.points_to_end = plain(at(19));
-    c.west_extension = truth(at(20));
-    c.stops_all_last = truth(at(21));
-    c.stops_on_tenpai = truth(at(22));
-    c.extension_winds = plain(at(23));
-    c.hanchan = truth(at(24));
-    c.labels = at(25);
+    c.win_row = at(X_WIN_ROW);
+    c.core_rules = at(X_CORE_RULES);
+    c.riichi_type = at(X_RIICHI_TYPE);
+    c.win_type = at(X_WIN_TYPE);
+    c.draw_type = at(X_DRAW_TYPE);
+    c.passed_over = at(X_PASSED_OVER);
+    c.results = at(X_RESULTS);
+    c.file = at(X_FILE);
+    c.log_id = at(X_LOG_ID);
+    c.abortive_draws = at(X_ABORTIVE_DRAWS);
+    c.abortive_kinds = at(X_ABORTIVE_KINDS);
+    c.players = plain(at(X_PLAYERS));
+    c.stepless = truth(at(X_STEPLESS));
+    c.riichi_cost = plain(at(X_RIICHI_COST));
+    c.noten_pool = plain(at(X_NOTEN_POOL));
+    c.max_hands = plain(at(X_MAX_HANDS));
+    c.renchan_on_win = truth(at(X_RENCHAN_ON_WIN));
+    c.renchan_on_tenpai = truth(at(X_RENCHAN_ON_TENPAI));
+    c.bust = truth(at(X_BUST));
+    c.points_to_end = plain(at(X_POINTS_TO_END));
+    c.west_extension = truth(at(X_WEST_EXTENSION));
+    c.stops_all_last = truth(at(X_STOPS_ALL_LAST));
+    c.stops_on_tenpai = truth(at(X_STOPS_ON_TENPAI));
+    c.extension_winds = plain(at(X_EXTENSION_WINDS));
+    c.hanchan = truth(at(X_HANCHAN));
+    c.labels = at(X_LABELS);
     if (!PyDict_CheckExact(c.labels)) declined();
     if (c.players != 3 && c.players != 4) declined();
     if (!PyTuple_CheckExact(c.passed_over) || !PyTuple_CheckExact(c.results)) declined();
@@ -513,10 +532,19 @@ PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noe
         for (std::size_t s = 0; s < end.winners.size(); ++s) winners[s] = number(end.winners[s]);
         py::tuple log_end(end.logged.size());
         for (std::size_t s = 0; s < end.logged.size(); ++s) log_end[s] = number(end.logged[s]);
-        py::tuple outcome = py::make_tuple(
-            winners, py::bool_(end.dealer_won), end.draw_kind, end.dealer_tenpai,
-            number(end.sticks_after), number(end.at.honba), number(end.at.round_index),
-            number(end.at.dealer), number(end.riichi), log_end, end.tenpai);
+        // how the game's last hand ended, keyed as auditing/base.py::_Outcome
+        py::dict outcome;
+        outcome[nm.winners] = winners;
+        outcome[nm.dealer_won] = py::bool_(end.dealer_won);
+        outcome[nm.draw_kind] = end.draw_kind;
+        outcome[nm.dealer_tenpai] = end.dealer_tenpai;
+        outcome[nm.sticks] = number(end.sticks_after);
+        outcome[nm.honba] = number(end.at.honba);
+        outcome[nm.round_index] = number(end.at.round_index);
+        outcome[nm.dealer] = number(end.at.dealer);
+        outcome[nm.riichi] = number(end.riichi);
+        outcome[nm.log_end] = log_end;
+        outcome[nm.tenpai] = end.tenpai;
         return py::make_tuple(rows, values, chain, outcome).release().ptr();
     });
 }
@@ -533,7 +561,8 @@ void def_auditor_hands(py::module_& m) {
         "audit_hands(played, start, chain, ctx): the hands rows of a game in which nothing\n"
         "is to be reported, from the first hand's computed start and scores\n"
         "(auditing/game.py::_GameAuditor.run is the reference): (rows, values by id, the\n"
-        "scores after the last hand, how it ended); None for anything else."};
+        "scores after the last hand, how it ended as a dict keyed as auditing.base._Outcome);\n"
+        "None for anything else.  ctx: auditing.game.HandsContext, read by field name."};
     m.add_object("audit_hands", py::reinterpret_steal<py::object>(
                                     PyCFunction_NewEx(&audit_hands_def, nullptr, m.ptr())));
 }

@@ -527,9 +527,9 @@ PYBIND11_MODULE(_core, m) {
         "run_hand",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::run_hand)),
         METH_FASTCALL,
-        "run_hand(table, events, play, checks, make, classes, riichi_cost, chi_allowed): an XML\n"
-        "hand's events played on the replay table (replay_audit.replay.table._Table.run, its\n"
-        "reference), the rooms it does not play itself called back; the HandReplay."};
+        "run_hand(table, events, run): an XML hand's events played on the replay table\n"
+        "(replay_audit.replay.table._Table.run, its reference), the rooms it does not play\n"
+        "itself called back; the HandReplay.  run: a replay.table.RunArgs, read by name."};
     m.add_object("run_hand",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_hand_def, nullptr, m.ptr())));
     static PyMethodDef hand_walls_def = {
@@ -552,15 +552,16 @@ PYBIND11_MODULE(_core, m) {
         METH_FASTCALL,
         "new_table(cls, hand, wall, consts): the replay table of an XML hand at its deal, as\n"
         "replay_audit.replay.state._TableState.__init__ (its reference) makes it, with the\n"
-        "game's constants (state._core_constants); None where the core declines the deal."};
+        "game's constants (a state.TableConstants, read by name); None where the core\n"
+        "declines the deal."};
     m.add_object("new_table",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&new_table_def, nullptr, m.ptr())));
     static PyMethodDef run_game_def = {
         "run_game",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::run_game)),
         METH_FASTCALL,
-        "run_game(cls, hands, walls_of, walls, set_table, consts, play, checks, make, classes,\n"
-        "riichi_cost, chi_allowed): every hand of an XML game replayed (its table built as\n"
+        "run_game(cls, hands, walls_of, walls, set_table, consts, run): every hand of an XML\n"
+        "game replayed (its table built as\n"
         "new_table builds it, else by set_table; its events as run_hand plays them):\n"
         "(HandReplays, findings), as replay_audit.replay.table.replay_game's loop gives them."};
     m.add_object("run_game",

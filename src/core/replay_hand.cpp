@@ -167,7 +167,7 @@ py::object shown_dora(PyObject* table) {
     return own(PySequence_Tuple(part.ptr()));
 }
 
-// What the fixed arguments of run_hand hold, in order (table.py's _RUN_CLASSES).
+// What run_hand reads of its classes (table.py's RunClasses, _RUN_CLASSES), by name.
 enum Const {
     C_DRAW,
     C_DISCARD,
@@ -185,6 +185,9 @@ enum Const {
     C_HAND_REPLAY,
     C_COUNT
 };
+constexpr const char* kClassNames[C_COUNT] = {
+    "draw", "discard", "th_mask", "riichi_declare", "riichi_accept", "call", "chi", "pon",
+    "new_dora", "win", "draw_result", "win_context", "result_replay", "hand_replay"};
 
 // One win made as _Results._win makes it, when that is the plain case: an XML log,
 // outside Toutenkou, a tsumo in the winner's turn or a ron on a discard, and the
@@ -411,22 +414,33 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
     return hand_replay(table, make, consts);
 }
 
-PyObject* checked_classes(PyObject* classes) {
-    if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != C_COUNT)
-        throw py::type_error("run_hand: the classes must be a tuple of 14");
-    return classes;
+// What run_hand takes besides the table and the events (table.py's RunArgs), by name.
+enum RunArg { R_PLAY, R_CHECKS, R_MAKE, R_CLASSES, R_RIICHI_COST, R_CHI_ALLOWED, R_COUNT };
+constexpr const char* kRunArgNames[R_COUNT] = {"play",    "checks",      "make",
+                                               "classes", "riichi_cost", "chi_allowed"};
+NamedSlots<R_COUNT> run_arg_slots;
+NamedSlots<C_COUNT> class_slots;
+
+// ``run`` (a RunArgs) read by name into ``args``, its ``classes`` (a RunClasses) into
+// ``classes``; a TypeError for a missing or unset field of either.
+void read_run(PyObject* run, PyObject** args, PyObject** classes) {
+    named_values(run, run_arg_slots, kRunArgNames, "run_hand: run", args);
+    named_values(args[R_CLASSES], class_slots, kClassNames, "run_hand: classes", classes);
 }
 
 }  // namespace
 
 PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return python_errors([&]() -> PyObject* {
-        if (nargs != 8) throw py::type_error("run_hand takes 8 arguments");
+        if (nargs != 3) throw py::type_error("run_hand takes 3 arguments");
         PyObject* table = args[0];
-        PyObject* const* consts = &PyTuple_GET_ITEM(checked_classes(args[5]), 0);
+        PyObject* run[R_COUNT];
+        PyObject* consts[C_COUNT];
+        read_run(args[2], run, consts);
         if (!table_slots.of(Py_TYPE(table)))
             throw py::type_error("run_hand: the table is not a replay table");
-        return play_hand(table, args[1], args[2], args[3], args[4], consts, args[6], args[7])
+        return play_hand(table, args[1], run[R_PLAY], run[R_CHECKS], run[R_MAKE], consts,
+                         run[R_RIICHI_COST], run[R_CHI_ALLOWED])
             .release()
             .ptr();
     });
@@ -434,22 +448,21 @@ PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
 
 PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return python_errors([&]() -> PyObject* {
-        if (nargs != 12) throw py::type_error("run_game takes 12 arguments");
+        if (nargs != 7) throw py::type_error("run_game takes 7 arguments");
         PyObject* cls = args[0];
         PyObject* hands = args[1];
         PyObject* walls_of = args[2];
         PyObject* walls = args[3];
         PyObject* set_table = args[4];
         PyObject* game_consts = args[5];
-        PyObject* const* consts = &PyTuple_GET_ITEM(checked_classes(args[9]), 0);
+        PyObject* run[R_COUNT];
+        PyObject* consts[C_COUNT];
+        read_run(args[6], run, consts);
         if (!PyType_Check(cls)) throw py::type_error("run_game: cls must be a class");
         if (!PyTuple_CheckExact(hands) || !PyList_CheckExact(walls_of) ||
             PyList_GET_SIZE(walls_of) != PyTuple_GET_SIZE(hands))
             throw py::type_error("run_game: hands must be a tuple and their walls a list as long");
-        if (!PyTuple_CheckExact(game_consts) || PyTuple_GET_SIZE(game_consts) < 2)
-            throw py::type_error("run_game: the game's constants must be a tuple");
-        PyObject* game = PyTuple_GET_ITEM(game_consts, 0);
-        PyObject* rules = PyTuple_GET_ITEM(game_consts, 1);
+        const auto [game, rules] = consts_game_rules(game_consts);
         PyObject* events_name = names().events;
         const Py_ssize_t n = PyTuple_GET_SIZE(hands);
         py::object out = own(PyTuple_New(n));
@@ -469,8 +482,8 @@ PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
             if (!table_slots.of(Py_TYPE(table.ptr())))
                 throw py::type_error("run_game: the table is not a replay table");
             py::object events = own(PyObject_GetAttr(hand, events_name));
-            py::object done = play_hand(table.ptr(), events.ptr(), args[6], args[7], args[8], consts,
-                                        args[10], args[11]);
+            py::object done = play_hand(table.ptr(), events.ptr(), run[R_PLAY], run[R_CHECKS],
+                                        run[R_MAKE], consts, run[R_RIICHI_COST], run[R_CHI_ALLOWED]);
             py::object findings = own(PyObject_GetAttr(done.ptr(), names().findings));
             py::object items = own(PySequence_Fast(findings.ptr(), "run_game: findings must be a sequence"));
             for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(items.ptr()); ++j)

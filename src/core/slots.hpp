@@ -66,4 +66,29 @@ struct NamedSlots {
     }
 };
 
+// The values (borrowed) of ``obj``'s ``N`` named slots into ``out``, in ``names``'
+// order: how the core reads a context the Python hands it by name (a frozen dataclass
+// with slots), so that a field added or moved on one side cannot shift the others.  A
+// TypeError naming ``what`` and the field where ``obj``'s class has no such plain slot
+// or leaves it unset: never a read at a wrong offset.
+template <int N>
+void named_values(PyObject* obj, NamedSlots<N>& slots, const char* const (&names)[N],
+                  const char* what, PyObject** out) {
+    PyTypeObject* t = Py_TYPE(obj);
+    if (!slots.of(t, names)) {
+        for (int j = 0; j < N; ++j)
+            if (slot_offset(t, names[j]) < 0) {
+                PyErr_Format(PyExc_TypeError, "%s: %s has no field '%s'", what, t->tp_name, names[j]);
+                throw pybind11::error_already_set();
+            }
+    }
+    for (int j = 0; j < N; ++j) {
+        out[j] = slot_value(obj, slots.at[j]);
+        if (out[j] == nullptr) {
+            PyErr_Format(PyExc_TypeError, "%s: %s's field '%s' is unset", what, t->tp_name, names[j]);
+            throw pybind11::error_already_set();
+        }
+    }
+}
+
 }  // namespace replay_audit::core

@@ -39,8 +39,11 @@ constexpr const char* kSlotNames[S_COUNT] = {
 
 NamedSlots<S_COUNT> slots_of_table;
 
-// What the game's constants hold, in order (state._core_constants).
+// The fields of the game's constants (state.py's TableConstants) the core reads, by name.
 enum Const { K_GAME, K_RULES, K_N, K_AKA, K_KAN_DORA_NOW, K_LIVE, K_RINSHAN_FROM_LIVE, K_DEALT_SEEN, K_COUNT };
+constexpr const char* kConstNames[K_COUNT] = {
+    "game", "rules", "n", "aka", "kan_dora_now", "live", "rinshan_from_live", "dealt_seen"};
+NamedSlots<K_COUNT> slots_of_consts;
 
 // The hand's fields the table takes (HandLog's slots), read at their offsets: a load
 // each instead of a getattr (a fifth of this file's time when measured).
@@ -91,10 +94,9 @@ py::object one(PyObject* item) {
 }  // namespace
 
 py::object build_table(PyTypeObject* cls, PyObject* hand, PyObject* wall, PyObject* consts) {
-    if (!PyTuple_CheckExact(consts) || PyTuple_GET_SIZE(consts) != K_COUNT)
-        throw py::type_error("new_table: the game's constants must be a tuple of 8");
+    PyObject* k[K_COUNT];
+    named_values(consts, slots_of_consts, kConstNames, "new_table: consts", k);
     if (!slots_of_table.of(cls, kSlotNames)) return {};
-    PyObject* const* k = &PyTuple_GET_ITEM(consts, 0);
     auto of_hand = [&](HandField j) { return field(hand, slots_of_hand, kHandNames, j); };
     py::object haipai = of_hand(H_HAIPAI);
     py::object dora_indicator = of_hand(H_DORA_INDICATOR);
@@ -197,6 +199,12 @@ py::object build_table(PyTypeObject* cls, PyObject* hand, PyObject* wall, PyObje
         Py_XDECREF(old);
     }
     return table;
+}
+
+std::pair<PyObject*, PyObject*> consts_game_rules(PyObject* consts) {
+    PyObject* k[K_COUNT];
+    named_values(consts, slots_of_consts, kConstNames, "run_game: consts", k);
+    return {k[K_GAME], k[K_RULES]};
 }
 
 PyObject* new_table(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
