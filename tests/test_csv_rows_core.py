@@ -120,6 +120,43 @@ def test_a_planted_difference_is_caught() -> None:
     assert _core_rows(ints, [1], None) != _reference(ints, [2], None)
 
 
+# ------------------------------------------------------- the column classing (first pass)
+
+
+def _core_class(values: list[Any], bits_of: Any = csv_columns._TYPE_BITS) -> Any:
+    """``_core.column_class``'s answer as ``column_class_python`` gives it (or None)."""
+    assert _core is not None
+    got = _core.column_class(values)
+    if got is None:
+        return None
+    bits, low, high = got
+    return {t for b, t in bits_of if bits & b}, low, high
+
+
+_classed = _plain | st.integers(-(2**70), 2**70) | st.tuples(st.integers())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_classed, max_size=8))
+def test_core_column_class_is_the_python_pass(values: list[Any]) -> None:
+    """Any values: the core learns the Python pass's types and int range, or declines
+    (a value of another type, an int past 64 bits) and the Python pass answers."""
+    got = _core_class(values)
+    other = any(type(v) not in (type(None), bool, int, float, str) for v in values)
+    big = any(type(v) is int and not -(2**63) <= v < 2**63 for v in values)
+    assert (got is None) == (other or big)
+    if got is not None:
+        assert got == csv_columns.column_class_python(values)
+
+
+def test_a_planted_column_class_difference_is_caught() -> None:
+    """bool and int told apart the wrong way round differ from the Python pass."""
+    values = [True, None]
+    assert _core_class(values) == csv_columns.column_class_python(values)
+    swapped = ((1, type(None)), (4, bool), (2, int), (8, float), (16, str))
+    assert _core_class(values, swapped) != csv_columns.column_class_python(values)
+
+
 # ------------------------------------------------------- whole tables: fixtures, corpus
 
 
@@ -175,6 +212,8 @@ def test_a_planted_difference_in_a_table_is_caught(
     real = _core
 
     class Slipped:
+        column_class = staticmethod(real.column_class)
+
         @staticmethod
         def csv_rows(*args: Any) -> bytes:
             lines = real.csv_rows(*args).splitlines(keepends=True)

@@ -71,6 +71,20 @@ _KIND_NUMBER = {NULL: 0, PLAIN: 1, FLOAT: 2}
 """The renderings as ``_core.csv_rows`` numbers them."""
 
 
+_TYPE_BITS = ((1, _NONE), (2, bool), (4, int), (8, float), (16, str))
+"""The value types as ``_core.column_class`` numbers them."""
+
+
+def column_class_python(values: list[Any]) -> tuple[set[type], int, int]:
+    """The value types of a list and its ints' least and greatest (0, 0 without an
+    int): the reference ``_core.column_class`` is held to."""
+    types = set(map(type, values))
+    if int not in types:
+        return types, 0, 0
+    ints = [v for v in values if type(v) is int] if len(types) > 1 else values
+    return types, min(ints), max(ints)
+
+
 class ColumnClass:
     """What one column holds over a whole table: its value types, gaps, integer range."""
 
@@ -84,10 +98,12 @@ class ColumnClass:
         self.high = 0
 
     def add(self, values: list[Any]) -> None:
-        types = set(map(type, values))
+        if _core is not None and (got := _core.column_class(values)) is not None:
+            bits, low, high = got  # the same, learnt in one call (``column_class_python``)
+            types = {t for b, t in _TYPE_BITS if bits & b}
+        else:
+            types, low, high = column_class_python(values)
         if int in types:
-            ints = [v for v in values if type(v) is int] if len(types) > 1 else values
-            low, high = min(ints), max(ints)
             if int not in self.types:
                 self.low, self.high = low, high
             else:

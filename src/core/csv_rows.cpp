@@ -181,9 +181,48 @@ py::bytes csv_rows(const py::list& columns, const py::list& kinds, const py::obj
     return py::bytes(w.out);
 }
 
+// The types a column's values hold, as bits (1 None, 2 bool, 4 int, 8 float, 16 str), and
+// its ints' least and greatest; None for a value of another type or an int past 64 bits.
+py::object column_class(const py::handle& values) {
+    if (!PyList_CheckExact(values.ptr())) return py::none();
+    const Py_ssize_t n = PyList_GET_SIZE(values.ptr());
+    long bits = 0;
+    long long low = 0;
+    long long high = 0;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* v = PyList_GET_ITEM(values.ptr(), i);
+        if (v == Py_None) {
+            bits |= 1;
+        } else if (PyUnicode_CheckExact(v)) {
+            bits |= 16;
+        } else if (PyLong_CheckExact(v)) {
+            int overflow = 0;
+            const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (overflow != 0) return py::none();
+            if (x == -1 && PyErr_Occurred() != nullptr) throw py::error_already_set();
+            if ((bits & 4) == 0) {
+                low = high = x;
+            } else {
+                low = x < low ? x : low;
+                high = x > high ? x : high;
+            }
+            bits |= 4;
+        } else if (PyFloat_CheckExact(v)) {
+            bits |= 8;
+        } else if (PyBool_Check(v)) {
+            bits |= 2;
+        } else {
+            return py::none();
+        }
+    }
+    return py::make_tuple(bits, low, high);
+}
+
 }  // namespace
 
 void def_csv_rows(py::module_& m) {
+    m.def("column_class", &column_class, py::arg("values"),
+          "(type bits, least int, greatest int) of a column's values, or None (csv_rows.hpp).");
     m.def("csv_rows", &csv_rows, py::arg("columns"), py::arg("kinds"), py::arg("order"),
           py::arg("quote_cr"), py::arg("errors"),
           "A chunk's CSV rows as csv.writer(f, lineterminator='\\n') writes them (csv_rows.hpp).");

@@ -13,6 +13,11 @@
 //   is quoted (its quotes doubled) where QUOTE_MINIMAL quotes it: it holds a comma, a
 //   quote or a newline; a row of one empty field is written ``""``, as the csv module
 //   writes it.  Rows end in "\n".
+// _core.column_class(values) -> (bits, low, high) | None: what csv_columns.ColumnClass.add
+//   (its reference) learns of a list of values in one call: the exact types it holds as bits
+//   (1 None, 2 bool, 4 int, 8 float, 16 str) and its ints' least and greatest (0 and 0
+//   without an int); None (the Python pass answers) for a value of any other type, an int
+//   past 64 bits, or anything but a list.
 #pragma once
 
 #include <pybind11/pybind11.h>
