@@ -455,3 +455,18 @@ def run_game(
     """Every hand of an XML game replayed (its table as ``new_table`` builds it, else by
     ``set_table``; its events as ``run_hand`` plays them): (HandReplays, findings), as
     ``replay_audit.replay.table.replay_game``'s loop gives them (its reference)."""
+
+# a stored table's CSV rows formatted in one buffer (csv_rows.hpp, helper C)
+
+def csv_rows(
+    columns: list[list[Any]], kinds: list[int], order: list[int] | None, quote_cr: bool, errors: str
+) -> bytes:
+    """A chunk's CSV rows as ``csv.writer(f, lineterminator="\\n")`` writes them
+    (``replay_audit.report.csv_columns``' Python writer is the reference): kinds 0 (empty),
+    1 (the value as the csv module writes it), 2 (float(value)'s repr, NaN empty), the rows
+    in ``order`` (None: as stored), quoted as QUOTE_MINIMAL quotes them."""
+
+def column_class(values: list[Any]) -> tuple[int, int, int] | None:
+    """What ``replay_audit.report.csv_columns.ColumnClass.add`` (its reference) learns of a
+    list of values: its exact types as bits (1 None, 2 bool, 4 int, 8 float, 16 str), its
+    ints' least and greatest; None for another type, an int past 64 bits, a non-list."""

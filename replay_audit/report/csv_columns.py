@@ -13,6 +13,11 @@ report never imports pandas.  A column of any other mix (``12`` next to ``"x"``,
 string in an integer column, an integer past 64 bits) makes it answer ``False``
 before it writes anything: that table then goes through pandas as before.
 
+With the compiled core, the second pass hands each chunk's columns, their
+renderings and the rows' order to ``_core.csv_rows``, which formats the whole chunk
+into one buffer (written in one call) the way the ``csv`` writer would: the writer
+here stays the reference (``write_rows_python``), held equal to it by the tests.
+
 Must not: decide a table's columns or order (``report.tables``), read a store
 (``report.store``), or write any format but CSV.
 """
@@ -20,10 +25,12 @@ Must not: decide a table's columns or order (``report.tables``), read a store
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from replay_audit.native import _core
 from replay_audit.report.codec import Columns
 from replay_audit.report.tables import (
     DERIVED_HAND_COLUMNS,
@@ -40,10 +47,42 @@ gap float64 first (an ``Int64`` one too, converted back after), so past this siz
 number it writes is not the one stored."""
 _NONE = type(None)
 
+
+def _quotes_cr() -> bool:
+    """Whether this Python's ``csv`` writer quotes a field holding ``\\r`` when the line
+    ends in ``\\n`` (3.11's does not): the core quotes as the running ``csv`` does."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(["a\rb", "c"])
+    return out.getvalue().startswith('"')
+
+
+_QUOTE_CR = _quotes_cr()
+
 # how a column renders a cell (what pandas' dtype for it writes)
 NULL = "null"  # nothing but gaps: every cell empty
 PLAIN = "plain"  # str, bool, Int64 or int64: the value itself, a gap empty
 FLOAT = "float"  # float64: repr of the float (integers too, ``12.0``), NaN and gaps empty
+HELD_CELLS = 2_000_000
+"""The cells (over all chunks) of a table whose chunks the first pass keeps for the
+second, instead of reading its parts again (reading them was the larger part of the
+writer's time; the corpus's hands table of 2,770 files holds 0.82 million); a larger
+table is read twice, so the memory held stays bounded whatever the run's size."""
+_KIND_NUMBER = {NULL: 0, PLAIN: 1, FLOAT: 2}
+"""The renderings as ``_core.csv_rows`` numbers them."""
+
+
+_TYPE_BITS = ((1, _NONE), (2, bool), (4, int), (8, float), (16, str))
+"""The value types as ``_core.column_class`` numbers them."""
+
+
+def column_class_python(values: list[Any]) -> tuple[set[type], int, int]:
+    """The value types of a list and its ints' least and greatest (0, 0 without an
+    int): the reference ``_core.column_class`` is held to."""
+    types = set(map(type, values))
+    if int not in types:
+        return types, 0, 0
+    ints = [v for v in values if type(v) is int] if len(types) > 1 else values
+    return types, min(ints), max(ints)
 
 
 class ColumnClass:
@@ -59,10 +98,12 @@ class ColumnClass:
         self.high = 0
 
     def add(self, values: list[Any]) -> None:
-        types = set(map(type, values))
+        if _core is not None and (got := _core.column_class(values)) is not None:
+            bits, low, high = got  # the same, learnt in one call (``column_class_python``)
+            types = {t for b, t in _TYPE_BITS if bits & b}
+        else:
+            types, low, high = column_class_python(values)
         if int in types:
-            ints = [v for v in values if type(v) is int] if len(types) > 1 else values
-            low, high = min(ints), max(ints)
             if int not in self.types:
                 self.low, self.high = low, high
             else:
@@ -199,6 +240,51 @@ def _order(name: str, cols: dict[str, list[Any]], n: int) -> list[int] | None:
     return sorted(range(n), key=rows.__getitem__)
 
 
+def _chunk_columns(name: str, chunk: Columns, columns: list[str]) -> list[list[Any]]:
+    """A chunk's cells, one list a CSV column (the hands' derived columns added)."""
+    n = chunk.n
+    cols = {c: chunk.values.get(c) or [None] * n for c in columns}
+    if name == "hands":
+        add_derived_columns(cols)
+    return [v if type(v) is list else list(v) for v in (cols[c] for c in columns)]
+
+
+def write_rows_python(
+    out: Any, name: str, columns: list[str], kinds: dict[str, str], chunks: Iterable[Columns]
+) -> None:
+    """The chunks' rows (header first) written to the text file ``out`` through the
+    ``csv`` module: the reference ``_core.csv_rows`` is held to."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for chunk in chunks:
+        if chunk.n == 0:
+            continue
+        values = _chunk_columns(name, chunk, columns)
+        order = _order(name, dict(zip(columns, values, strict=True)), chunk.n)
+        rendered = [_rendered(v, kinds[c]) for c, v in zip(columns, values, strict=True)]
+        rows: Iterable[tuple[Any, ...]] = zip(*rendered, strict=True)
+        if order is not None:
+            table = list(rows)
+            rows = (table[i] for i in order)
+        writer.writerows(rows)
+
+
+def write_rows_core(
+    out: Any, name: str, columns: list[str], kinds: dict[str, str], chunks: Iterable[Columns]
+) -> None:
+    """As ``write_rows_python``, to the binary file ``out``: each chunk formatted by
+    ``_core.csv_rows`` into one buffer, written in one call."""
+    assert _core is not None
+    numbers = [_KIND_NUMBER[kinds[c]] for c in columns]
+    out.write(_core.csv_rows([[c] for c in columns], [1] * len(columns), None, _QUOTE_CR, "strict"))
+    for chunk in chunks:
+        if chunk.n == 0:
+            continue
+        values = _chunk_columns(name, chunk, columns)
+        order = _order(name, dict(zip(columns, values, strict=True)), chunk.n)
+        out.write(_core.csv_rows(values, numbers, order, _QUOTE_CR, "strict"))
+
+
 def write_table_csv(path: Path, name: str, read: Callable[[], Iterator[Columns]]) -> bool:
     """Write table ``name`` to ``path`` from its chunks (``read()`` gives them, in
     order, each time it is called) as ``AuditReport`` writes it through pandas.
@@ -207,27 +293,25 @@ def write_table_csv(path: Path, name: str, read: Callable[[], Iterator[Columns]]
     pandas can render; the caller then writes the table through pandas.
     """
     plan = _Plan(name)
+    held: list[Columns] | None = []
+    cells = 0
     for chunk in read():
         plan.add(chunk)
+        if held is not None:
+            cells += chunk.n * len(chunk.names)
+            if cells <= HELD_CELLS:
+                held.append(chunk)
+            else:
+                held = None
     kinds = plan.kinds(name)
     if kinds is None:
         return False
     columns = plan.columns()
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(columns)
-        for chunk in read():
-            if chunk.n == 0:
-                continue
-            n = chunk.n
-            cols = {c: chunk.values.get(c) or [None] * n for c in columns}
-            if name == "hands":
-                add_derived_columns(cols)
-            order = _order(name, cols, n)
-            rendered = [_rendered(cols[c], kinds[c]) for c in columns]
-            rows: Iterable[tuple[Any, ...]] = zip(*rendered, strict=True)
-            if order is not None:
-                table = list(rows)
-                rows = (table[i] for i in order)
-            writer.writerows(rows)
+    chunks = read() if held is None else held
+    if _core is not None:
+        with open(path, "wb") as b:
+            write_rows_core(b, name, columns, kinds, chunks)
+    else:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            write_rows_python(f, name, columns, kinds, chunks)
     return True

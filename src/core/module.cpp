@@ -27,6 +27,7 @@
 
 #include "build_events.hpp"
 #include "codec.hpp"
+#include "csv_rows.hpp"
 #include "facts.hpp"
 #include "game.hpp"
 #include "hand_audit.hpp"
@@ -566,4 +567,7 @@ PYBIND11_MODULE(_core, m) {
         "(HandReplays, findings), as replay_audit.replay.table.replay_game's loop gives them."};
     m.add_object("run_game",
                  py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_game_def, nullptr, m.ptr())));
+
+    // ------------- a stored table's CSV rows formatted in one buffer (csv_rows.hpp, helper C)
+    core::def_csv_rows(m);
 }
