@@ -86,9 +86,25 @@ def test_east_only_at_east4_as_before() -> None:
 @pytest.mark.parametrize("path", [BUST, SOUTH4], ids=lambda p: p.stem)
 def test_where_both_lengths_fit_the_default_stays(path: Path) -> None:
     """A bust in the South, or an end at South 4, fits a hanchan as well as an
-    East-only game's sudden death: the default (a hanchan) is kept, no note."""
+    East-only game's sudden death: the default (a hanchan) is kept, and a
+    ``length_assumed`` note says it is the default, right after the lobby's."""
     fa = audit(path)
     assert problems(fa) == [] and _lengths(fa) == []
+    fields = [f["field"] for f in fa.findings]
+    assert fields.index("length_assumed") == fields.index("lobby_rules") + 1
+    (note,) = [f for f in fa.findings if f["field"] == "length_assumed"]
+    assert "counted as a hanchan (the default)" in note["message"]
+    assert note["recorded"] is None and note["computed"] is None  # the facts keep hanchan
+    why = "by a bust" if path == BUST else "the South all-last"
+    assert why in note["message"]
+
+
+def test_no_assumption_noted_where_the_log_decides() -> None:
+    """A game the log reads (East-only at E4, sudden death in the South) has its
+    ``inferred_length`` note and no ``length_assumed``."""
+    for path in (EAST4, SUDDEN_DEATH):
+        fields = [f["field"] for f in audit(path).findings]
+        assert "inferred_length" in fields and "length_assumed" not in fields
 
 
 def test_the_note_comes_right_after_the_lobby_note() -> None:

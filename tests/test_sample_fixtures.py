@@ -76,12 +76,14 @@ NOTES = {
     ],
     "majsoul_no_length_hanchan_bust_in_south.json": [
         "lobby_rules",
+        "length_assumed",
         "inferred_start_points",
         "inferred_settlement",
         "rules_not_observed",
     ],
     "majsoul_no_length_hanchan_ends_south4.json": [
         "lobby_rules",
+        "length_assumed",
         "inferred_settlement",
         "rules_not_observed",
     ],

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from replay_audit.auditing.infer_settlement import infer_settlement, offsets, places, rounding_of
-from replay_audit.auditing.majsoul_length import read_length
+from replay_audit.auditing.majsoul_length import both_fit, read_length
 from replay_audit.model.events import Game, GameMeta, HandLog, RecordedDraw, RecordedWin
 from replay_audit.model.findings import INFO
 from replay_audit.model.rules.majsoul import is_majsoul_ref, room_of
@@ -174,9 +174,13 @@ def _majsoul_length(
     the South before its all-last by sudden death), said in a note placed right
     after the lobby's (where it stood before the sudden-death reading needed the
     renchan read first); None (the log's own length, a hanchan by default) for
-    anything else, including a game both lengths fit."""
+    anything else, with a ``length_assumed`` note where both lengths fit (a bust,
+    an end at the South all-last: ``majsoul_length.both_fit``)."""
     found = read_length(game, replay, rules)
     if found is None:
+        assumed = both_fit(game)
+        if assumed is not None:
+            notes.insert(1, LobbyNote("length_assumed", assumed.message, assumed.hand))
         return None
     notes.insert(
         1,

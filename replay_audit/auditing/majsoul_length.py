@@ -22,7 +22,9 @@ by a bust (either length ends so); one that reached the South all-last (a hancha
 ends there, and an East-only game's sudden death does too, so both lengths fit and
 the default stays); a South ending that the sudden-death rule does not explain
 (the game-end check then reports it under the default); a log without its final
-line.
+line.  Where both lengths fit (the bust, the end at the South all-last),
+``both_fit`` says so, for a note: the game is counted as a hanchan by default, not
+by what it showed.
 
 Must not: compute a payment or change the rules it is given; it reads the
 length and says why.
@@ -95,6 +97,39 @@ def read_length(game: Game, replay: GameReplay, rules: RuleSet) -> LengthReading
         f"({disp!r}) does not say the length, and the game ended at {where}, before the "
         f"South all-last, with no score below zero, where a hanchan goes on; {why} (the "
         "default: a hanchan)",
+        last,
+    )
+
+
+def both_fit(game: Game) -> LengthReading | None:
+    """Where a Mahjong Soul game whose ``disp`` names no length ended as either
+    length may end, so that the default (a hanchan) is an assumption: a bust before
+    the West, or the end of the South all-last.  ``None`` for a length named, a game
+    without its final line, or any other end (``read_length`` reads those, or the
+    game reached the West: a hanchan)."""
+    meta = game.meta
+    disp = meta.rule_disp or ""
+    hands = game.hands
+    n = meta.players
+    if not names_no_length(disp) or not meta.hanchan or not hands or game.owari is None:
+        return None
+    last = hands[-1]
+    south_last = all_last_index(n, "hanchan")
+    if last.round_index > south_last:
+        return None
+    where = last.label.split("-")[0]
+    if min(game.owari.scores[:n]) < 0:
+        why = f"ended at {where} by a bust, which ends an East-only game and a hanchan alike"
+    elif last.round_index == south_last:
+        why = (
+            f"ended at {where}, the South all-last, where a hanchan ends and an East-only "
+            "game's sudden death ends at the latest"
+        )
+    else:
+        return None
+    return LengthReading(
+        f"the room's name ({disp!r}) does not say the length, and the game {why}: it is "
+        "counted as a hanchan (the default), which the log neither shows nor rules out",
         last,
     )
 
