@@ -123,7 +123,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         throw py::type_error("play_moves: the table must be a replay.state._TableState");
     const Py_ssize_t* at = table_slots.at;
     if (!PyTuple_CheckExact(events)) throw py::type_error("play_moves: events must be a tuple");
-    PyObject* lists = slot(table, at[kCoreLists]);
+    PyObject* lists = slot_value(table, at[kCoreLists]);
     if (lists == nullptr || !PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != kCoreListCount)
         throw py::value_error("play_moves: the table's core_lists must be a tuple of 17");
     PyObject* seen = PyTuple_GET_ITEM(lists, 0);
@@ -160,7 +160,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     long live = slot_long(table, at[kLive]);
     long rinshan_due = slot_long(table, at[kRinshanDue]);
     long live_drawn = slot_long(table, at[kLiveDrawn]);
-    PyObject* hand_wall = slot(table, at[kWall]);
+    PyObject* hand_wall = slot_value(table, at[kWall]);
     if (hand_wall == nullptr) throw py::type_error("play_moves: a table slot is unset");
     const bool check_wall = hand_wall != Py_None && slot_true(table, at[kWallOk]);
     long riichi_declared = slot_long(table, at[kRiichiDeclared]);
@@ -168,7 +168,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     long sticks = slot_long(table, at[kSticks]);
     bool dora_ok = !slot_true(table, at[kDoraPending]);
     if (dora_ok) {
-        PyObject* indicators = slot(table, at[kIndicators]);
+        PyObject* indicators = slot_value(table, at[kIndicators]);
         if (indicators == nullptr) throw py::type_error("play_moves: a table slot is unset");
         const Py_ssize_t shown = PyObject_Length(indicators);
         if (shown < 0) throw py::error_already_set();
@@ -182,8 +182,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         static Slots<1> wall_slots;
         static constexpr const char* kWallNames[1] = {"live"};
         if (wall_slots.of(Py_TYPE(hand_wall), kWallNames) &&
-            slot(hand_wall, wall_slots.at[0]) != nullptr) {
-            wall = slot(hand_wall, wall_slots.at[0]);  // borrowed: the wall holds it
+            slot_value(hand_wall, wall_slots.at[0]) != nullptr) {
+            wall = slot_value(hand_wall, wall_slots.at[0]);  // borrowed: the wall holds it
         } else {
             static PyObject* s_live = PyUnicode_InternFromString("live");
             wall_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(hand_wall, s_live));
@@ -231,8 +231,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         if (tp == draw_t || tp == discard_t) {
             Slots<2>& es = tp == draw_t ? draw_slots : discard_slots;
             if (!es.of(tp, kEventNames)) break;
-            PyObject* seat_obj = slot(ev, es.at[0]);
-            PyObject* tile_ptr = slot(ev, es.at[1]);  // borrowed: the event holds it
+            PyObject* seat_obj = slot_value(ev, es.at[0]);
+            PyObject* tile_ptr = slot_value(ev, es.at[1]);  // borrowed: the event holds it
             if (seat_obj == nullptr || tile_ptr == nullptr) break;
             bool ints = true;
             const long s = item_long(seat_obj, ints);
@@ -334,7 +334,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             Slots<1>& rs = tp == declare_t ? declare_slots : accept_slots;
             if (!rs.of(tp, kRiichiEventNames)) break;
             bool ok = true;
-            const long s = item_long(slot(ev, rs.at[0]) ? slot(ev, rs.at[0]) : Py_None, ok);
+            const long s = item_long(slot_value(ev, rs.at[0]) ? slot_value(ev, rs.at[0]) : Py_None, ok);
             if (!ok || s < 0 || s >= seats) break;
             Seat& st = seat_state[s];
             PyObject* flag = st.riichi;
@@ -372,14 +372,14 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             // calls._open_call, a chi or pon of the discard just made that finds nothing
             // and cannot make pao; nothing else.
             if (!call_slots.of(tp, kCallNames)) break;
-            PyObject* seat_obj = slot(ev, call_slots.at[0]);
-            PyObject* meld = slot(ev, call_slots.at[1]);
+            PyObject* seat_obj = slot_value(ev, call_slots.at[0]);
+            PyObject* meld = slot_value(ev, call_slots.at[1]);
             if (seat_obj == nullptr || meld == nullptr) break;
             if (!meld_slots.of(Py_TYPE(meld), kMeldNames)) break;
-            PyObject* kind = slot(meld, meld_slots.at[0]);
-            PyObject* tiles = slot(meld, meld_slots.at[1]);
-            PyObject* called_obj = slot(meld, meld_slots.at[2]);
-            PyObject* frm_obj = slot(meld, meld_slots.at[3]);
+            PyObject* kind = slot_value(meld, meld_slots.at[0]);
+            PyObject* tiles = slot_value(meld, meld_slots.at[1]);
+            PyObject* called_obj = slot_value(meld, meld_slots.at[2]);
+            PyObject* frm_obj = slot_value(meld, meld_slots.at[3]);
             const bool chi = kind == rr.chi;
             if (kind == nullptr || (!chi && kind != rr.pon) || tiles == nullptr ||
                 !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) != 3 ||

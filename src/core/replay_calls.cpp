@@ -229,18 +229,18 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         PyObject* table = args[0];
         if (!table_slots.of(Py_TYPE(table), kNames))
             throw py::type_error("win_checks: the table must be a replay.state._TableState");
-        PyObject* lists = slot(table, table_slots.at[0]);
+        PyObject* lists = slot_value(table, table_slots.at[0]);
         if (lists == nullptr || !PyTuple_CheckExact(lists) ||
             PyTuple_GET_SIZE(lists) != kCoreListCount)
             throw py::value_error("win_checks: the table's core_lists must be a tuple of 17");
         PyObject* win = args[5];
         if (!win_slots.of(Py_TYPE(win), kWinNames))
             throw py::type_error("win_checks: win must be a RecordedWin");
-        PyObject* shown_hand = slot(win, win_slots.at[0]);
-        PyObject* shown_melds = slot(win, win_slots.at[1]);
-        PyObject* shown_win_tile = slot(win, win_slots.at[2]);
-        PyObject* shown_dora = slot(win, win_slots.at[3]);
-        PyObject* shown_ura = slot(win, win_slots.at[4]);
+        PyObject* shown_hand = slot_value(win, win_slots.at[0]);
+        PyObject* shown_melds = slot_value(win, win_slots.at[1]);
+        PyObject* shown_win_tile = slot_value(win, win_slots.at[2]);
+        PyObject* shown_dora = slot_value(win, win_slots.at[3]);
+        PyObject* shown_ura = slot_value(win, win_slots.at[4]);
         const int has_hand = nonempty(shown_hand);
         const int has_melds = nonempty(shown_melds);
         const int has_dora = nonempty(shown_dora);

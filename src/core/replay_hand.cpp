@@ -61,30 +61,11 @@ constexpr const char* kTableNames[T_COUNT] = {
     "indicators",  "dora_due",  "dead_ura",     "riichi_double", "n",
     "pao",         "findings",  "riichi_accepted", "sticks",  "scores"};
 
-struct TableSlots {
-    PyTypeObject* type = nullptr;
-    Py_ssize_t at[T_COUNT] = {};
-    bool ok = false;
-
-    bool of(PyTypeObject* t) {
-        if (t == type) return ok;
-        ok = true;
-        for (int j = 0; j < T_COUNT; ++j) {
-            at[j] = slot_offset(t, kTableNames[j]);
-            ok = ok && at[j] >= 0;
-        }
-        Py_INCREF(t);
-        Py_XDECREF(type);
-        type = t;
-        return ok;
-    }
-};
-
-TableSlots table_slots;
+NamedSlots<T_COUNT> table_slots;  // the table class's, found once (slots.hpp)
 
 // A slot's value, borrowed; a TypeError while it is unset.
 PyObject* get(PyObject* table, TableSlot which) {
-    PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(table) + table_slots.at[which]);
+    PyObject* v = slot_value(table, table_slots.at[which]);
     if (v == nullptr) throw py::type_error(std::string("run_hand: the table has no ") + kTableNames[which]);
     return v;
 }
@@ -437,7 +418,7 @@ PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
         PyObject* run[R_COUNT];
         PyObject* consts[C_COUNT];
         read_run(args[2], run, consts);
-        if (!table_slots.of(Py_TYPE(table)))
+        if (!table_slots.of(Py_TYPE(table), kTableNames))
             throw py::type_error("run_hand: the table is not a replay table");
         return play_hand(table, args[1], run[R_PLAY], run[R_CHECKS], run[R_MAKE], consts,
                          run[R_RIICHI_COST], run[R_CHI_ALLOWED])
@@ -479,7 +460,7 @@ PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
                 PyObject* argv[5] = {game, hand, rules, walls, wall.ptr()};
                 table = own(PyObject_Vectorcall(set_table, argv, 5, nullptr));
             }
-            if (!table_slots.of(Py_TYPE(table.ptr())))
+            if (!table_slots.of(Py_TYPE(table.ptr()), kTableNames))
                 throw py::type_error("run_game: the table is not a replay table");
             py::object events = own(PyObject_GetAttr(hand, events_name));
             py::object done = play_hand(table.ptr(), events.ptr(), run[R_PLAY], run[R_CHECKS],

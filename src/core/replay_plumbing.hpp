@@ -2,7 +2,7 @@
 // replay.cpp, replay_calls.cpp): exact ints read without a call (small
 // ints by their address, small_ints.hpp), discard masks, list items removed, set and
 // appended without the general list calls, and a class's __slots__ members found once
-// (Slots) and read or written at their offsets.  Each file that walks the replay's
+// (Slots, slots.hpp) and read or written at their offsets.  Each file that walks the replay's
 // state needs some of them; they are kept in one place so the rule for which objects
 // are read so, and how a miss falls back, is written once.  Inline and file-local, as
 // they were when one file held them (each use compiles to the same loads).
@@ -87,36 +87,15 @@ inline void append(PyObject* list, PyObject* value) {  // borrows value
     if (PyList_Append(list, value) < 0) throw py::error_already_set();
 }
 
-// The slots ``names`` of one class, found once per class: a slot read at its offset
+// The slots ``names`` of one class, found once per class (slots.hpp's NamedSlots; the
+// replay writes some of them, so read-only ones do not count): a slot read at its offset
 // is a load, where getattr is a type lookup per read (most of this function's time,
 // measured, when it read the events' seat and tile and the table's counters so).
 template <int N>
-struct Slots {
-    PyTypeObject* type = nullptr;  // held, so that no other class takes its address
-    Py_ssize_t at[N] = {};
-    bool ok = false;
-
-    bool of(PyTypeObject* t, const char* const (&names)[N]) {
-        if (t == type) return ok;
-        ok = true;
-        for (int j = 0; j < N; ++j) {
-            at[j] = slot_offset(t, names[j], true);
-            ok = ok && at[j] >= 0;
-        }
-        Py_INCREF(t);
-        Py_XDECREF(type);
-        type = t;
-        return ok;
-    }
-};
-
-// A slot's value (borrowed; nullptr while the slot is unset).
-inline PyObject* slot(PyObject* obj, Py_ssize_t at) {
-    return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
-}
+using Slots = NamedSlots<N, true>;
 
 inline long slot_long(PyObject* obj, Py_ssize_t at) {
-    PyObject* v = slot(obj, at);
+    PyObject* v = slot_value(obj, at);
     long small;
     if (SmallInts::get().value(v, small)) return small;
     if (v == nullptr || !PyLong_Check(v))
@@ -127,7 +106,7 @@ inline long slot_long(PyObject* obj, Py_ssize_t at) {
 }
 
 inline bool slot_true(PyObject* obj, Py_ssize_t at) {
-    PyObject* v = slot(obj, at);
+    PyObject* v = slot_value(obj, at);
     if (v == nullptr) throw py::type_error("play_moves: a table slot is unset");
     const int truth = PyObject_IsTrue(v);
     if (truth < 0) throw py::error_already_set();

@@ -44,9 +44,10 @@ inline PyObject* slot_or_decline(PyObject* obj, Py_ssize_t at) {
 }
 
 // The offsets of ``N`` named slots of one class, found once per class: ``of`` answers
-// whether they are all plain slots of ``t``, looking them up again only when the class
-// changes (the class is held while its offsets are).
-template <int N>
+// whether they are all plain slots of ``t`` (and, with ``Writable``, not read-only),
+// looking them up again only when the class changes (the class is held while its
+// offsets are).
+template <int N, bool Writable = false>
 struct NamedSlots {
     PyTypeObject* type = nullptr;
     Py_ssize_t at[N] = {};
@@ -56,7 +57,7 @@ struct NamedSlots {
         if (t == type) return ok;
         ok = true;
         for (int j = 0; j < N; ++j) {
-            at[j] = slot_offset(t, names[j]);
+            at[j] = slot_offset(t, names[j], Writable);
             if (at[j] < 0) ok = false;
         }
         Py_INCREF(t);
