@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from replay_audit.model.events import Game, HandLog, RecordedDraw, RecordedWin
+from replay_audit.model.events import Game, HandLog, Owari, RecordedDraw, RecordedWin
 from replay_audit.model.rules.majsoul import is_tonpuu
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.flow import HandOutcome, HandState, all_last_index, end_reason
@@ -62,18 +62,29 @@ def names_no_length(disp: str) -> bool:
     return not (is_tonpuu(disp) or "南" in disp or "South" in disp.split())
 
 
+def _unnamed(game: Game) -> tuple[str, Owari] | None:
+    """``(disp, final line)`` of a game the length may be read off: its ``disp``
+    names none, the log keeps the default (a hanchan), and it has hands and its
+    final line; ``None`` otherwise."""
+    meta = game.meta
+    disp = meta.rule_disp or ""
+    if not names_no_length(disp) or not meta.hanchan or not game.hands or game.owari is None:
+        return None
+    return disp, game.owari
+
+
 def read_length(game: Game, replay: GameReplay, rules: RuleSet) -> LengthReading | None:
     """An East-only game (see the module docstring), or ``None``: the log's own
     length (a hanchan by default).  ``rules``: those the game is audited under,
     renchan read off the log already (the dealer's keeping the deal decides
     whether the game may end)."""
-    meta = game.meta
-    disp = meta.rule_disp or ""
-    if not names_no_length(disp) or not meta.hanchan:
+    unnamed = _unnamed(game)
+    if unnamed is None:
         return None
+    disp, owari = unnamed
     hands = game.hands
-    n = meta.players
-    if not hands or game.owari is None or min(game.owari.scores[:n]) < 0:
+    n = game.meta.players
+    if min(owari.scores[:n]) < 0:
         return None
     last = hands[-1]
     if max(h.round_index for h in hands) != last.round_index:
@@ -107,18 +118,17 @@ def both_fit(game: Game) -> LengthReading | None:
     the West, or the end of the South all-last.  ``None`` for a length named, a game
     without its final line, or any other end (``read_length`` reads those, or the
     game reached the West: a hanchan)."""
-    meta = game.meta
-    disp = meta.rule_disp or ""
-    hands = game.hands
-    n = meta.players
-    if not names_no_length(disp) or not meta.hanchan or not hands or game.owari is None:
+    unnamed = _unnamed(game)
+    if unnamed is None:
         return None
-    last = hands[-1]
+    disp, owari = unnamed
+    n = game.meta.players
+    last = game.hands[-1]
     south_last = all_last_index(n, "hanchan")
     if last.round_index > south_last:
         return None
     where = last.label.split("-")[0]
-    if min(game.owari.scores[:n]) < 0:
+    if min(owari.scores[:n]) < 0:
         why = f"ended at {where} by a bust, which ends an East-only game and a hanchan alike"
     elif last.round_index == south_last:
         why = (
