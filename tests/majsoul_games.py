@@ -1,7 +1,7 @@
 """Hand-made Mahjong Soul games (tenhou.net/6 JSON, as tensoul writes them) for the
-length tests (``test_majsoul_length.py``): the fixtures ``fixtures/majsoul_*length*``
-and ``fixtures/majsoul_east_only_sudden_death_*`` are ``FIXTURE_GAMES`` written out,
-and the tests build changed games the same way.
+length tests (``test_majsoul_length.py``): the fixtures named in ``FIXTURE_GAMES``
+(``fixtures/majsoul_*length*``, ``majsoul_*sudden_death*``)
+are those games written out, and the tests build changed games the same way.
 
 Every hand is one ron on the first go-around, from one of two worked-out shapes
 (no wall seed: the walls are not checked):
@@ -12,15 +12,23 @@ Every hand is one ron on the first go-around, from one of two worked-out shapes
   4p indicator and rons 2s: pinfu, tanyao, dora 2, a red five: mangan, 8000 (the
   dealer: 12000).
 
-The discarder holds the winning tile among four-of-a-kind honors; the two other
+Three-player games (no 2-8m) use ``SMALL_3P`` (1-2-3p 6-7p 4-5-6s 2-2s 7-8-9s,
+ron 8p: pinfu, 1000/1500) and ``MANGAN_3P`` (2-3-4p 6-7-8p 5p and a red 5p 6-7-8s
+3-4s, the 4p indicator, ron 2s: pinfu, tanyao, dora 2, a red five: 8000/12000);
+a ron pays the same as with four.
+
+The discarder holds the winning tile among four-of-a-kind honors; the other
 seats hold tiles that win nothing.  From the dealer each seat draws in turn and
 discards what it drew, until the discarder's first turn after the winner's own
-first draw, where it lets the winning tile go.  Honba add 300; the deal passes
-unless the dealer won.
+first draw, where it lets the winning tile go.  Honba add 300 (not worked out for
+three players: ``build`` refuses a three-player dealer win); the deal passes
+unless the dealer won.  ``build`` checks that no tile kind is used more than four
+times in a hand, nor a 2-8m with three players.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -74,12 +82,56 @@ MANGAN = Shape(
     yaku=("平和(1飜)", "断幺九(1飜)", "ドラ(2飜)", "赤ドラ(1飜)"),
 )
 
+SMALL_3P = Shape(
+    win=(21, 22, 23, 26, 27, 34, 35, 36, 32, 32, 37, 38, 39),
+    ron=28,
+    dora=SMALL.dora,
+    loser=HONORS,
+    junk=SMALL.junk,
+    draws=SMALL.draws,
+    points=SMALL.points,
+    text=SMALL.text,
+    yaku=SMALL.yaku,
+)
+MANGAN_3P = Shape(
+    win=(22, 23, 24, 26, 27, 28, 25, 52, 36, 37, 38, 33, 34),
+    ron=32,
+    dora=24,
+    loser=HONORS,
+    junk=MANGAN.junk,
+    draws=MANGAN.draws,
+    points=MANGAN.points,
+    text=MANGAN.text,
+    yaku=MANGAN.yaku,
+)
+
 Win = tuple[int, int, Shape]
 """One hand: the winner, the discarder and the shape."""
 
 
+def _kind(tile: int) -> int:
+    """A tile's kind: a red five (51-53) is its suit's 5 (15, 25, 35)."""
+    return (tile - 50) * 10 + 5 if tile > 50 else tile
+
+
+def _check_tiles(tiles: list[list[int]], draws: list[list[int]], dora: int, players: int) -> None:
+    """No kind used more than four times (the dora indicator too), no 2-8m with
+    three players: a shape that breaks either is no game."""
+    used = Counter(_kind(t) for t in [dora, *(t for seat in tiles + draws for t in seat)])
+    over = sorted(k for k, c in used.items() if c > 4)
+    if over:
+        raise ValueError(f"more than four of {over}")
+    if players == 3 and any(12 <= k <= 18 for k in used):
+        raise ValueError("2-8m with three players")
+
+
 def _hand(
-    state: tuple[int, int, int], scores: list[int], winner: int, loser: int, shape: Shape
+    state: tuple[int, int, int],
+    scores: list[int],
+    winner: int,
+    loser: int,
+    shape: Shape,
+    players: int,
 ) -> tuple[list[Any], list[int], bool]:
     """The hand's JSON array, the scores after it and whether the dealer keeps the deal."""
     round_index, honba, _ = state
@@ -87,8 +139,8 @@ def _hand(
     tiles: list[list[int]] = [[] for _ in range(4)]
     tiles[winner] = list(shape.win)
     tiles[loser] = sorted([shape.ron, *shape.loser])
-    others = [s for s in range(4) if s not in (winner, loser)]
-    for seat, junk in zip(others, shape.junk, strict=True):
+    others = [s for s in range(players) if s not in (winner, loser)]
+    for seat, junk in zip(others, shape.junk, strict=False):
         tiles[seat] = list(junk)
     draws: list[list[int]] = [[] for _ in range(4)]
     discards: list[list[int]] = [[] for _ in range(4)]
@@ -102,8 +154,11 @@ def _hand(
             break
         discards[seat].append(60)  # the drawn tile, let go at once
         winner_drew = winner_drew or seat == winner
-        seat = (seat + 1) % 4
+        seat = (seat + 1) % players
+    _check_tiles(tiles, draws, shape.dora, players)
     keeps = winner == dealer
+    if players == 3 and (keeps or honba):
+        raise ValueError("a three-player dealer win or honba is not worked out here")
     paid = shape.points[keeps] + 300 * honba
     deltas = [0, 0, 0, 0]
     deltas[loser] -= paid
@@ -120,35 +175,46 @@ def build(
     *,
     disp: str,
     ref: str,
-    start: int = 25000,
-    uma: tuple[int, ...] = (15, 5, -5, -15),
+    start: int | None = None,
+    uma: tuple[int, ...] | None = None,
+    players: int = 4,
 ) -> dict[str, Any]:
     """A whole game of ``wins`` from East 1 on, settled against ``start`` with ``uma``
-    (exact to 0.1, ties by seat order): Mahjong Soul's way."""
-    scores = [start] * 4
+    (exact to 0.1, ties by seat order): Mahjong Soul's way.  By default a room's
+    own: 25000 and +15/+5/-5/-15, with three players 35000 and +15/0/-15 (the
+    fourth seat empty, as tensoul writes it)."""
+    four = players == 4
+    start = start if start is not None else (25000 if four else 35000)
+    uma = uma if uma is not None else ((15, 5, -5, -15) if four else (15, 0, -15))
+    scores = [start if s < players else 0 for s in range(4)]
     round_index = honba = 0
     log = []
     for winner, loser, shape in wins:
-        hand, scores, keeps = _hand((round_index, honba, 0), scores, winner, loser, shape)
+        state = (round_index, honba, 0)
+        hand, scores, keeps = _hand(state, scores, winner, loser, shape, players)
         log.append(hand)
         honba = honba + 1 if keeps else 0
         round_index += 0 if keeps else 1
-    order = sorted(range(4), key=lambda s: (-scores[s], s))
+        round_index += 1 if not four and round_index % 4 == 3 else 0  # no x-4 with three
+    order = sorted(range(players), key=lambda s: (-scores[s], s))
     sc: list[float] = []
     for seat in range(4):
+        if seat >= players:
+            sc += [0, 0]
+            continue
         value = round((scores[seat] - start) / 1000 + uma[order.index(seat)], 1)
         sc += [scores[seat], int(value) if value == int(value) else value]
     return {
         "title": [disp, "Thu, 13 Jun 2024 10:00:00 GMT"],
-        "name": ["Ika", "Jun", "Kai", "Leo"],
-        "rule": {"disp": disp, "aka53": 1, "aka52": 1, "aka51": 1},
+        "name": ["Ika", "Jun", "Kai", "Leo" if four else ""],
+        "rule": {"disp": disp, "aka53": 1, "aka52": 1, "aka51": int(four)},
         "ref": ref,
         "ver": "2.3",
         "log": log,
-        "ratingc": "PF4",
+        "ratingc": "PF4" if four else "PF3",
         "lobby": 0,
-        "dan": ["雀士★1", "雀傑★2", "雀士★3", "雀傑★1"],
-        "rate": [120, 540, 310, 75],
+        "dan": ["雀士★1", "雀傑★2", "雀士★3", "雀傑★1" if four else ""],
+        "rate": [120, 540, 310, 75 if four else 0],
         "sx": ["C", "C", "C", "C"],
         "sc": sc,
     }
@@ -157,6 +223,11 @@ def build(
 S, M = SMALL, MANGAN
 ROUND_OF_SMALL_WINS: tuple[Win, ...] = ((1, 0, S), (2, 1, S), (3, 2, S), (0, 3, S))
 """East 1-4: each dealer deals in 1000 to the next seat; all back at 25000."""
+
+S3, M3 = SMALL_3P, MANGAN_3P
+ROUND_OF_SMALL_WINS_3P: tuple[Win, ...] = ((1, 0, S3), (2, 1, S3), (0, 2, S3))
+"""East 1-3 with three players: each dealer deals in 1000 to the next seat; all
+back at 35000."""
 
 REF = "240613-1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c0"
 """A Mahjong Soul game id (``YYMMDD-uuid``) but its last digit."""
