@@ -1,6 +1,6 @@
 """Hand-made Mahjong Soul games (tenhou.net/6 JSON, as tensoul writes them) for the
 length tests (``test_majsoul_length.py``): the fixtures named in ``FIXTURE_GAMES``
-(``fixtures/majsoul_*length*``, ``majsoul_*sudden_death*``)
+(``fixtures/majsoul_*length*``, ``majsoul_*sudden_death*``, ``majsoul_*own_target*``)
 are those games written out, and the tests build changed games the same way.
 
 Every hand is one ron on the first go-around, from one of two worked-out shapes
@@ -257,5 +257,33 @@ FIXTURE_GAMES: dict[str, dict[str, Any]] = {
     # East 4's mangan ends it at 32000, where a hanchan goes on: East-only
     "majsoul_no_length_east_only_ends_east4": build(
         (*ROUND_OF_SMALL_WINS[:3], (0, 3, M)), disp="友人戦", ref=REF + "4"
+    ),
+    # three players, no room named (Mahjong Soul's by its ref, three by the log):
+    # all at 35000 after East 3, South 1 leaves the top at 36000 (on), South 2's
+    # mangan at 43000 (the end, the default 40000 reached)
+    "majsoul_3p_east_only_sudden_death_ends_south2": build(
+        (*ROUND_OF_SMALL_WINS_3P, (1, 0, S3), (2, 1, M3)), disp="", ref=REF + "5", players=3
+    ),
+    # its counter-case: the same start, South 2 small too, South 3's mangan ends it
+    # at 42000: the three-player South all-last, where a hanchan ends (the default)
+    "majsoul_3p_no_length_hanchan_ends_south3": build(
+        (*ROUND_OF_SMALL_WINS_3P, (1, 0, S3), (2, 1, S3), (0, 2, M3)),
+        disp="三友人戦",
+        ref=REF + "6",
+        players=3,
+    ),
+    # a friendly room's own target: East 4's mangan leaves the top at 32000 and the
+    # game goes on (so not the default 30000), South 1 too, South 2's mangan ends
+    # it at 40000: a target between 32100 and 40000
+    "majsoul_friendly_room_own_target_ends_south2": build(
+        (*ROUND_OF_SMALL_WINS[:3], (0, 3, M), (1, 2, S), (0, 3, M)),
+        disp="友人戦",
+        ref=REF + "7",
+    ),
+    # a tournament room's: all at 25000 after East 4; South 1's dealer wins a
+    # mangan, on top at 37000, and plays on (the dealer on top at the target ends
+    # it: the target is above 37000); the next mangan ends it at 49300
+    "majsoul_tournament_room_own_target_dealer_on_top_ends_south1": build(
+        (*ROUND_OF_SMALL_WINS, (0, 1, M), (0, 2, M)), disp="大会戦", ref=REF + "8"
     ),
 }

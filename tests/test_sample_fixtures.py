@@ -87,6 +87,31 @@ NOTES = {
         "inferred_settlement",
         "rules_not_observed",
     ],
+    "majsoul_3p_east_only_sudden_death_ends_south2.json": [
+        "lobby_rules",
+        "inferred_length",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
+    "majsoul_3p_no_length_hanchan_ends_south3.json": [
+        "lobby_rules",
+        "length_assumed",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
+    "majsoul_friendly_room_own_target_ends_south2.json": [
+        "lobby_rules",
+        "inferred_length",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
+    "majsoul_tournament_room_own_target_dealer_on_top_ends_south1.json": [
+        "lobby_rules",
+        "inferred_length",
+        "inferred_renchan",
+        "inferred_settlement",
+        "rules_not_observed",
+    ],
 }
 """The notes a sample carries on purpose (an excerpt that starts at its last hand; a
 2006 game's nine-terminal abort, which no 2006 log shows; a chip game: what the chip

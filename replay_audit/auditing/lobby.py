@@ -15,7 +15,8 @@ reading said in a note (``findings.INFO``) so it is never passed over: the
 start points from the first hand; renchan on a dealer win or tenpai from the
 first hand that exercises it (the dealer of the next hand); a Mahjong Soul
 game's length where its room name does not say it (``majsoul_length``: its end
-at the East all-last, or in the South by sudden death); the extension
+at the East all-last, or in the South by sudden death, with the target that
+explains it where the room's is its owner's); the extension
 from the rounds played and from the scores at which the game went on or
 ended; uma, oka and rounding from the final line (``infer_settlement.py``).
 Everything else is audited under the defaults, and the rest of the game is
@@ -149,7 +150,7 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
     unseen: list[str] = []
     rules = _start_points(game, rules, majsoul, notes, unseen)
     rules = _renchan(game, replay, rules, notes, unseen)
-    hanchan = _majsoul_length(game, replay, rules, notes) if majsoul else None
+    hanchan, rules = _majsoul_length(game, replay, rules, notes) if majsoul else (None, rules)
     if hanchan is not None:  # the readings below see the length read off the log
         game = dataclasses.replace(game, meta=dataclasses.replace(game.meta, hanchan=hanchan))
     rules = _extension_winds(game, rules, notes)
@@ -168,25 +169,30 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
 
 def _majsoul_length(
     game: Game, replay: GameReplay, rules: RuleSet, notes: list[LobbyNote]
-) -> bool | None:
+) -> tuple[bool | None, RuleSet]:
     """East-only (False) for a Mahjong Soul game whose ``disp`` names no length,
     when the log shows it (``majsoul_length``: an end at the East all-last, or in
     the South before its all-last by sudden death), said in a note placed right
     after the lobby's (where it stood before the sudden-death reading needed the
     renchan read first); None (the log's own length, a hanchan by default) for
     anything else, with a ``length_assumed`` note where both lengths fit (a bust,
-    an end at the South all-last: ``majsoul_length.both_fit``)."""
+    an end at the South all-last: ``majsoul_length.both_fit``).  The rules come
+    back with the target the sudden death was read with, where the room's own
+    differs from the default (the note says so), so the game-end check holds the
+    game to it."""
     found = read_length(game, replay, rules)
     if found is None:
         assumed = both_fit(game)
         if assumed is not None:
             notes.insert(1, LobbyNote("length_assumed", assumed.message, assumed.hand))
-        return None
+        return None, rules
     notes.insert(
         1,
         LobbyNote("inferred_length", found.message, found.hand, recorded=HANCHAN, computed=TONPUU),
     )
-    return False
+    if found.end_points is not None:
+        rules = dataclasses.replace(rules, end_points=found.end_points)
+    return False, rules
 
 
 def _where(meta: GameMeta, kind: LobbyKind) -> str:

@@ -10,12 +10,23 @@ hanchan.  What the log shows settles it in two cases, and only there:
 * the game went on into the South and ended there *before* the South all-last,
   with no score below zero, and the East-only reading of the rules explains
   every step of it: an East-only game whose top is below the target after its
-  all-last goes into the South as sudden death (Mahjong Soul: 30000 to end,
-  40000 with three players; ``model.rules.majsoul``) and ends after the first
-  hand that leaves someone at or above it (the dealer who keeps the deal ends it
-  only when on top; ``scoring.flow``).  So no hand from East 4 on before the last
-  may have ended it, and the last one must.  A hanchan does not end in South 1-3
-  without a bust.
+  all-last goes into the South as sudden death and ends after the first hand
+  that leaves someone at or above it (the dealer who keeps the deal ends it
+  only when on top; ``scoring.flow``).  So no hand from the East all-last on
+  before the last may have ended it, and the last one must.  A hanchan does not
+  end in the South before its all-last without a bust.
+
+The target is the room's where the room is known (a ranked, casual or special
+room: 30000 to end, 40000 with three players; ``model.rules.majsoul``).  A
+friendly or tournament room's settings are its owner's and not in the log, nor
+are those of a room the ``disp`` does not name: there the reading holds when
+*some* target explains every hand from the East all-last on (more than the top
+of every hand that could have ended the game and went on, at most the top after
+the last one), and the note gives the range the log allows.  Where the default
+is outside it, the game is audited with the top after the last hand
+(``LengthReading.end_points``, as ``auditing.lobby`` reads a target off an end
+it sees), so the game-end check holds the game to a target that explains it;
+where no target does, the default length stays and the check reports the end.
 
 Everything else keeps the default (a hanchan): a length named; a game that ended
 by a bust (either length ends so); one that reached the South all-last (a hanchan
@@ -27,16 +38,17 @@ line.  Where both lengths fit (the bust, the end at the South all-last),
 by what it showed.
 
 Must not: compute a payment or change the rules it is given; it reads the
-length and says why.
+length (and, for a room whose settings are its owner's, the target) and says why.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from replay_audit.model.events import Game, HandLog, Owari, RecordedDraw, RecordedWin
-from replay_audit.model.rules.majsoul import is_tonpuu
+from replay_audit.model.rules.majsoul import is_tonpuu, room_of
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.scoring.flow import HandOutcome, HandState, all_last_index, end_reason
 
@@ -50,6 +62,33 @@ class LengthReading:
 
     message: str
     hand: HandLog
+    end_points: int | None = None
+    """The points the top needs to end the game, to audit it with, where the
+    room's settings are its owner's and the rules' default does not explain the
+    end (the top after the last hand); ``None``: the rules' stand."""
+
+
+SCORE_STEP = 100
+"""Every score and payment is a multiple of 100: a target "more than 26000" is at
+least 26100 (the lower end of the range the note gives)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Bounds:
+    """What the hands from the East all-last on say of the target, read as an
+    East-only game: more than ``above`` (the highest top after a hand that would
+    have ended the game had the target been at or below that top, and went on;
+    ``None``: no such hand), at most ``upto`` (the top after the last hand, which
+    ended the game only so)."""
+
+    above: tuple[int, HandLog] | None
+    upto: int
+    dealer_top: bool
+    """The last hand ended the game by its dealer keeping the deal on top."""
+
+    def allows(self, target: int) -> bool:
+        """Whether the game ends as it did with ``target`` as the points to end."""
+        return (self.above is None or target > self.above[0]) and target <= self.upto
 
 
 def names_no_length(disp: str) -> bool:
@@ -77,7 +116,8 @@ def read_length(game: Game, replay: GameReplay, rules: RuleSet) -> LengthReading
     """An East-only game (see the module docstring), or ``None``: the log's own
     length (a hanchan by default).  ``rules``: those the game is audited under,
     renchan read off the log already (the dealer's keeping the deal decides
-    whether the game may end)."""
+    whether the game may end); their target is the room's where the room is
+    known, else the default, which the reading may replace (``end_points``)."""
     unnamed = _unnamed(game)
     if unnamed is None:
         return None
@@ -100,15 +140,28 @@ def read_length(game: Game, replay: GameReplay, rules: RuleSet) -> LengthReading
         )
     if not east_last < last.round_index < all_last_index(n, "hanchan"):
         return None
-    why = _sudden_death(game, replay, rules, east_last)
-    if why is None:
+    bounds = _bounds(game, replay, rules, east_last)
+    if bounds is None:
         return None
+    room = room_of(disp)
+    target = rules.points_to_end
+    end_points = None
+    if room is not None and room.rules_known:  # the room's own target, known
+        if not bounds.allows(target):
+            return None
+        why, own = _why_known(bounds, target, east_last, last), ""
+    else:
+        if bounds.above is not None and bounds.above[0] >= bounds.upto:
+            return None  # no target explains the game: the default length stays
+        end_points = None if bounds.allows(target) else bounds.upto
+        why, own = _why_owners(bounds, target, east_last, last)
     return LengthReading(
         f"an East-only game that went into the South as sudden death: the room's name "
         f"({disp!r}) does not say the length, and the game ended at {where}, before the "
         f"South all-last, with no score below zero, where a hanchan goes on; {why} (the "
-        "default: a hanchan)",
+        f"default: a hanchan){own}",
         last,
+        end_points,
     )
 
 
@@ -144,16 +197,21 @@ def both_fit(game: Game) -> LengthReading | None:
     )
 
 
-def _sudden_death(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> str | None:
-    """Why the game's end fits an East-only game's sudden death (the text for the
-    note), or ``None``: a hand from the East all-last on went on where that rule
-    ends the game, the last one did not end it, or a hand's outcome is unknown.
+def _bounds(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> _Bounds | None:
+    """What an East-only game's sudden death asks of the target (``_Bounds``), or
+    ``None`` where no target makes it end as it did: a hand from the East all-last
+    on ended the game whatever the target (a bust), the last one ends it at no
+    target or at every one, or a hand's outcome is unknown.  Each hand is asked
+    of the game flow twice, with the target at its top (reached) and just above
+    (not): a hand that ends the game only in the first case bounds the target;
+    one that keeps the deal below the top ends it in neither (``scoring.flow``).
     The scores after a hand are the next hand's (as recorded: the game-end check
     holds them against the chain), after the last one its own plus its payments."""
     by_hand = {id(h.hand): h for h in replay.hands}
     n = rules.players
     hands = game.hands
     last = len(hands) - 1
+    above: tuple[int, HandLog] | None = None
     for i, hand in enumerate(hands):
         if hand.round_index < east_last:
             continue
@@ -163,22 +221,58 @@ def _sudden_death(game: Game, replay: GameReplay, rules: RuleSet, east_last: int
         if outcome is None or scores is None:
             return None
         state = HandState(hand.round_index, hand.honba, hand.sticks, hand.dealer, scores)
-        reason = end_reason(state, outcome, rules, game_length="tonpuu")
+        top = max(scores)
+        reached, short = (
+            end_reason(
+                state, outcome, dataclasses.replace(rules, end_points=t), game_length="tonpuu"
+            )
+            for t in (top, top + 1)
+        )
         if i == last:
-            return _why(reason, max(scores), rules.points_to_end, east_last, hand)
-        if reason is not None:
-            return None  # the East-only game would have ended here
+            if short is not None or reached not in ("sudden_death", "dealer_top"):
+                return None
+            return _Bounds(above, top, reached == "dealer_top")
+        if short is not None:
+            return None  # the game would have ended here whatever the target
+        if reached is not None and (above is None or top > above[0]):
+            above = (top, hand)
     return None
 
 
-def _why(reason: str | None, top: int, target: int, east_last: int, last: HandLog) -> str | None:
-    """The note's account of a sudden-death end, or ``None`` for any other end."""
-    before = f"nobody had the {target} the top needs to end the game after E{east_last + 1}"
-    if reason == "sudden_death":
-        return f"{before}, and {last.label} left the top at {top}"
-    if reason == "dealer_top":
-        return f"{before}, and {last.label}'s dealer kept the deal on top at {top}"
-    return None
+def _end_text(bounds: _Bounds, last: HandLog) -> str:
+    if bounds.dealer_top:
+        return f"{last.label}'s dealer kept the deal on top at {bounds.upto}"
+    return f"{last.label} left the top at {bounds.upto}"
+
+
+def _why_known(bounds: _Bounds, target: int, east_last: int, last: HandLog) -> str:
+    """The note's account of a sudden-death end under the room's known target."""
+    return (
+        f"nobody had the {target} the top needs to end the game after E{east_last + 1}, "
+        f"and {_end_text(bounds, last)}"
+    )
+
+
+def _why_owners(bounds: _Bounds, target: int, east_last: int, last: HandLog) -> tuple[str, str]:
+    """The note's account of a sudden-death end where the target is the room
+    owner's, and the sentence that gives the range the log allows and says
+    whether the default is in it (and if not, what the game is audited with)."""
+    if bounds.above is None:
+        why, span = _end_text(bounds, last), f"a target of at most {bounds.upto}"
+    else:
+        top, hand = bounds.above
+        why = f"it went on after {hand.label} with the top at {top}, and {_end_text(bounds, last)}"
+        span = f"a target between {top + SCORE_STEP} and {bounds.upto}"
+    default = (
+        f"the default {target} is one of them"
+        if bounds.allows(target)
+        else f"the default {target} is not, and the game is audited with {bounds.upto}"
+    )
+    own = (
+        ". The points the top needs to end the game are the room's own, not in the log: "
+        f"{span} explains every hand from E{east_last + 1} on; {default}"
+    )
+    return why, own
 
 
 def _outcome(hand: HandLog, hr: HandReplay) -> HandOutcome | None:
