@@ -44,6 +44,7 @@ length (and, for a room whose settings are its owner's, the target) and says why
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,11 @@ class LengthReading:
 SCORE_STEP = 100
 """Every score and payment is a multiple of 100: a target "more than 26000" is at
 least 26100 (the lower end of the range the note gives)."""
+
+
+_REACHED_AND_NOT = (1, 10**9)
+"""Targets every top reaches (scores sum to the start points times the players,
+so the top is above 0) and none does: ``_bounds`` asks the game flow with each."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,9 +208,10 @@ def _bounds(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> _
     ``None`` where no target makes it end as it did: a hand from the East all-last
     on ended the game whatever the target (a bust), the last one ends it at no
     target or at every one, or a hand's outcome is unknown.  Each hand is asked
-    of the game flow twice, with the target at its top (reached) and just above
-    (not): a hand that ends the game only in the first case bounds the target;
-    one that keeps the deal below the top ends it in neither (``scoring.flow``).
+    of the game flow twice, with a target every top reaches and one none does
+    (the flow compares the top with the target, nothing else): a hand that ends
+    the game only in the first case bounds the target by its top; one that keeps
+    the deal below the top ends it in neither (``scoring.flow``).
     The scores after a hand are the next hand's (as recorded: the game-end check
     holds them against the chain), after the last one its own plus its payments."""
     by_hand = {id(h.hand): h for h in replay.hands}
@@ -212,6 +219,7 @@ def _bounds(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> _
     hands = game.hands
     last = len(hands) - 1
     above: tuple[int, HandLog] | None = None
+    probes = _probes(rules)
     for i, hand in enumerate(hands):
         if hand.round_index < east_last:
             continue
@@ -222,12 +230,7 @@ def _bounds(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> _
             return None
         state = HandState(hand.round_index, hand.honba, hand.sticks, hand.dealer, scores)
         top = max(scores)
-        reached, short = (
-            end_reason(
-                state, outcome, dataclasses.replace(rules, end_points=t), game_length="tonpuu"
-            )
-            for t in (top, top + 1)
-        )
+        reached, short = (end_reason(state, outcome, r, game_length="tonpuu") for r in probes)
         if i == last:
             if short is not None or reached not in ("sudden_death", "dealer_top"):
                 return None
@@ -237,6 +240,14 @@ def _bounds(game: Game, replay: GameReplay, rules: RuleSet, east_last: int) -> _
         if reached is not None and (above is None or top > above[0]):
             above = (top, hand)
     return None
+
+
+@functools.lru_cache(maxsize=16)
+def _probes(rules: RuleSet) -> tuple[RuleSet, ...]:
+    """``rules`` with each target of ``_REACHED_AND_NOT``: a ``RuleSet`` costs tens
+    of microseconds to copy, and a batch's custom rooms mostly read the same rules
+    (equal but for ``extra``, which the game flow does not read)."""
+    return tuple(dataclasses.replace(rules, end_points=t) for t in _REACHED_AND_NOT)
 
 
 def _end_text(bounds: _Bounds, last: HandLog) -> str:
