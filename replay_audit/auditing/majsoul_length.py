@@ -251,6 +251,7 @@ def _probes(rules: RuleSet) -> tuple[RuleSet, ...]:
 
 
 def _end_text(bounds: _Bounds, last: HandLog) -> str:
+    """How the last hand ended the game: the deal passed, or its dealer on top."""
     if bounds.dealer_top:
         return f"{last.label}'s dealer kept the deal on top at {bounds.upto}"
     return f"{last.label} left the top at {bounds.upto}"
