@@ -197,8 +197,9 @@ def _audited(tmp_path: Path, wins: tuple[Any, ...], name: str) -> Any:
 def test_a_game_that_went_on_past_its_sudden_death_end_is_not_east_only(
     tmp_path: Path,
 ) -> None:
-    """East 4's mangan puts the top at 32000, where an East-only game ends; the game
-    goes on to South 1 and ends there: neither length explains it."""
+    """East 4's mangan puts the top at 32000 and the game goes on (an East-only
+    game's target is above it); South 1 ends it with the top at 31000: no target
+    explains that, and no length does."""
     wins = (*ROUND_OF_SMALL_WINS[:3], (0, 3, MANGAN), (1, 0, SMALL))
     fa = _audited(tmp_path, wins, "went_on")
     assert _lengths(fa) == []
@@ -206,7 +207,8 @@ def test_a_game_that_went_on_past_its_sudden_death_end_is_not_east_only(
 
 
 def test_a_game_that_ended_below_the_target_is_not_east_only(tmp_path: Path) -> None:
-    """All small wins: the top is at 26000 after South 2, where sudden death goes on."""
+    """All small wins: the game went on with the top at 26000 after South 1 and
+    ended with it at 26000 after South 2: below every target it could have."""
     wins = (*ROUND_OF_SMALL_WINS, (1, 0, SMALL), (2, 1, SMALL))
     fa = _audited(tmp_path, wins, "below")
     assert _lengths(fa) == []
