@@ -32,9 +32,12 @@ def init_shuffle_wall(shuffle: str, players: int) -> bytes:
 def sha512(data: bytes) -> bytes:
     """The SHA-512 digest, by the core's own implementation."""
 
-def sha512_128(data: bytes, wide: bool = True) -> bytes:
+def sha512_128(data: bytes, best: int = 2) -> bytes:
     """The SHA-512 digests of ``data``'s 128-byte chunks, end to end, by the wall's
-    code (``wide`` False: never the AVX2 path)."""
+    code: the best the processor runs up to ``best`` (0 plain, 1 AVX2, 2 AVX-512)."""
+
+def sha512_128_code(best: int = 2) -> int:
+    """The code ``sha512_128(data, best)`` runs on this processor (0, 1 or 2)."""
 
 def mt19937_outputs(key: Sequence[int], count: int) -> list[int]:
     """``count`` outputs of MT19937 seeded with ``init_by_array(key)``."""

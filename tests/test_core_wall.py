@@ -317,16 +317,75 @@ def test_sha512_matches_hashlib(data: bytes) -> None:
     assert _core.sha512(data) == hashlib.sha512(data).digest()
 
 
+# FIPS 180-2 appendix C's examples: "abc" (one block) and the 896-bit message (two).
+_FIPS_ABC = (
+    "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+    "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+)
+_FIPS_896 = (
+    "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
+    "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"
+)
+_FIPS_896_TEXT = (
+    b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
+    b"ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
+)
+
+
 @needs_core
-@settings(max_examples=100, deadline=None)
-@given(st.integers(min_value=0, max_value=11), st.randoms(use_true_random=False))
-def test_sha512_of_128_byte_chunks_matches_hashlib(count: int, rng: random.Random) -> None:
-    """The wall's path (four chunks at a time in AVX2 where the processor has it, two
-    at a time otherwise): both give hashlib's digest of every chunk."""
+def test_sha512_matches_the_fips_examples() -> None:
+    assert _core.sha512(b"abc").hex() == _FIPS_ABC
+    assert _core.sha512(_FIPS_896_TEXT).hex() == _FIPS_896
+
+
+@needs_core
+@pytest.mark.parametrize("best", [0, 1, 2])
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=22), st.randoms(use_true_random=False))
+@example(9, random.Random(0))  # a hand's nine: two groups of four and a scalar one
+@example(13, random.Random(1))  # nine, then four
+@example(18, random.Random(2))
+def test_sha512_of_128_byte_chunks_matches_hashlib(
+    best: int, count: int, rng: random.Random
+) -> None:
+    """The wall's path by each code up to ``best`` (0 plain; 1 AVX2; 2 AVX-512, the
+    rotations and logic in one instruction each) that this processor runs, and every
+    way of cutting ``count`` chunks into batches: hashlib's digest of every chunk, and
+    the general ``sha512``'s (the padding block's precomputed rounds against its own)."""
     data = rng.randbytes(128 * count)
-    want = b"".join(hashlib.sha512(data[i : i + 128]).digest() for i in range(0, len(data), 128))
-    assert _core.sha512_128(data) == want
-    assert _core.sha512_128(data, False) == want
+    chunks = [data[i : i + 128] for i in range(0, len(data), 128)]
+    want = b"".join(hashlib.sha512(c).digest() for c in chunks)
+    code = _core.sha512_128_code(best)
+    assert code <= best
+    assert _core.sha512_128(data, best) == want, f"code {code}"
+    assert b"".join(_core.sha512(c) for c in chunks) == want
+
+
+@needs_core
+@pytest.mark.parametrize("best", [0, 1, 2])
+@pytest.mark.parametrize("count", [1, 4, 8, 9, 13])
+def test_sha512_of_128_byte_chunks_in_every_lane(best: int, count: int) -> None:
+    """One chunk unlike the others (zeros) in each place of each batch: its digest
+    comes out in its own place, whichever lane or group hashed it."""
+    odd = _FIPS_896_TEXT + bytes(range(16))
+    for at in range(count):
+        data = bytearray(128 * count)
+        data[128 * at : 128 * at + 128] = odd
+        got = _core.sha512_128(bytes(data), best)
+        for i in range(count):
+            digest = hashlib.sha512(odd if i == at else bytes(128)).digest()
+            assert got[64 * i : 64 * i + 64] == digest, (at, i)
+
+
+@needs_core
+def test_sha512_code_is_the_processors_best_up_to_the_one_asked() -> None:
+    best = _core.sha512_128_code()
+    assert best in (0, 1, 2)
+    assert [_core.sha512_128_code(b) for b in (0, 1, 2)] == [min(b, best) for b in (0, 1, 2)]
+    with pytest.raises(ValueError):
+        _core.sha512_128_code(3)
+    with pytest.raises(ValueError):
+        _core.sha512_128(bytes(128), -1)
 
 
 @needs_core

@@ -103,16 +103,24 @@ py::bytes sha512(py::bytes data) {
     return py::bytes(reinterpret_cast<const char*>(out), sizeof out);
 }
 
-// The digests of 128-byte chunks (wall.cpp's path), for the tests: ``wide`` false keeps
-// to the two-lane code, so both paths are held to hashlib on any processor.
-py::bytes sha512_128(py::bytes data, bool wide) {
+// The digests of 128-byte chunks (wall.cpp's path), for the tests: ``best`` 0 keeps to
+// the plain code, 1 to AVX2 or plain, 2 any (core::Sha512Code), so every path the
+// processor has is held to hashlib.
+py::bytes sha512_128(py::bytes data, int best) {
     const std::string_view view(data);
     if (view.size() % 128 != 0) throw py::value_error("sha512_128: whole 128-byte chunks only");
+    if (best < 0 || best > 2) throw py::value_error("sha512_128: best is 0, 1 or 2");
     const std::size_t count = view.size() / 128;
     std::string out(count * core::kSha512DigestBytes, '\0');
     core::sha512_128(reinterpret_cast<const std::uint8_t*>(view.data()), count,
-                     reinterpret_cast<std::uint8_t*>(out.data()), wide);
+                     reinterpret_cast<std::uint8_t*>(out.data()),
+                     static_cast<core::Sha512Code>(best));
     return py::bytes(out);
+}
+
+int sha512_128_code(int best) {
+    if (best < 0 || best > 2) throw py::value_error("sha512_128_code: best is 0, 1 or 2");
+    return static_cast<int>(core::sha512_128_code(static_cast<core::Sha512Code>(best)));
 }
 
 std::vector<std::uint32_t> mt19937_outputs(const std::vector<std::uint32_t>& key, std::size_t count) {
@@ -381,8 +389,11 @@ PYBIND11_MODULE(_core, m) {
           "One hand's wall from a mid-2009 INIT ``shuffle`` attribute, as ``walls`` lays it\n"
           "out (always flipped).  ValueError for a seed the core declines.");
     m.def("sha512", &sha512, py::arg("data"), "The SHA-512 digest (the core's own code).");
-    m.def("sha512_128", &sha512_128, py::arg("data"), py::arg("wide") = true,
-          "The SHA-512 digests of data's 128-byte chunks, end to end (the wall's code).");
+    m.def("sha512_128", &sha512_128, py::arg("data"), py::arg("best") = 2,
+          "The SHA-512 digests of data's 128-byte chunks, end to end (the wall's code),\n"
+          "by the best code up to ``best`` the processor runs (0 plain, 1 AVX2, 2 AVX-512).");
+    m.def("sha512_128_code", &sha512_128_code, py::arg("best") = 2,
+          "The code ``sha512_128(data, best)`` runs on this processor (0, 1 or 2).");
     m.def("mt19937_outputs", &mt19937_outputs, py::arg("key"), py::arg("count"),
           "``count`` outputs of MT19937 seeded with init_by_array(key).");
     m.def("read_mjlog", &read_mjlog, py::arg("data"), py::arg("max_elements") = 200000,

@@ -41,12 +41,22 @@ public:
     // The next output of genrand_int32.
     std::uint32_t next() {
         if (index_ >= kN) twist();
-        std::uint32_t y = mt_[index_++];
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c5680U;
-        y ^= (y << 15) & 0xefc60000U;
-        y ^= y >> 18;
-        return y;
+        return temper(mt_[index_++]);
+    }
+
+    // The next ``n`` outputs, as ``next`` would give them one by one: a run of the
+    // state at a time, in loops the compiler vectorizes (a hand takes 288 words).
+    void fill(std::uint32_t* out, std::size_t n) {
+        while (n != 0) {
+            if (index_ >= kN) twist();
+            const std::size_t left = static_cast<std::size_t>(kN - index_);
+            const std::size_t run = n < left ? n : left;
+            const std::uint32_t* from = mt_ + index_;
+            for (std::size_t k = 0; k < run; ++k) out[k] = temper(from[k]);
+            index_ += static_cast<int>(run);
+            out += run;
+            n -= run;
+        }
     }
 
 private:
@@ -64,9 +74,17 @@ private:
         index_ = kN;
     }
 
+    static std::uint32_t temper(std::uint32_t y) {
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        return y ^ (y >> 18);
+    }
+
+    // mag01[y & 1] of the reference as a mask (no branch, no table: vectorizable).
     static std::uint32_t mix(std::uint32_t upper, std::uint32_t lower) {
         const std::uint32_t y = (upper & kUpper) | (lower & kLower);
-        return (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
+        return (y >> 1) ^ (kMatrixA & (0U - (y & 1U)));
     }
 
     void twist() {

@@ -2,6 +2,7 @@
 #include "wall.hpp"
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "sha512.hpp"
@@ -113,6 +114,15 @@ bool hex_key(std::string_view text, int digits, std::vector<std::uint32_t>& key)
     }
 }
 
+// ``v`` with its bytes in little-endian order in memory (a no-op on such hosts).
+inline std::uint32_t host_to_le32(std::uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap32(v);
+#else
+    return v;
+#endif
+}
+
 std::uint32_t load_le32(const std::uint8_t* p) {
     return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
            static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
@@ -142,36 +152,43 @@ inline std::uint32_t mod_small(std::uint32_t x, int d) {
 }
 #endif
 
+// The tile ids a shuffle starts from, last first: the wall is read backwards, so the
+// shuffle works in the record itself, deck position i at record[n - 1 - i].
+struct Decks {
+    std::uint8_t four[136] = {};
+    std::uint8_t three[108] = {};
+    constexpr Decks() {
+        for (int t = 0; t < 136; ++t) four[135 - t] = static_cast<std::uint8_t>(t);
+        int k = 0;
+        for (int t = 0; t < 136; ++t) {
+            if (t >= 4 && t < 32) continue;  // sanma drops 2m-8m
+            three[107 - k++] = static_cast<std::uint8_t>(t);
+        }
+    }
+};
+constexpr Decks kDecks{};
+
 // Tenhou's Fisher-Yates pass (swap i with i + rnd[i] % (n - i)), read backwards,
 // then the dice from rnd[dice_at] and rnd[dice_at + 1].
 void shuffle_into(const std::uint32_t* rnd, int players, int dice_at, std::uint8_t* out) {
     const int n = wall_tiles(players);
-    std::uint8_t tiles[kMaxWallTiles];
-    int k = 0;
-    for (int t = 0; t < kMaxWallTiles; ++t) {
-        if (players == 3 && t >= 4 && t < 32) continue;  // sanma drops 2m-8m
-        tiles[k++] = static_cast<std::uint8_t>(t);
-    }
+    std::memcpy(out, players == 3 ? kDecks.three : kDecks.four, static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         const int j = i + static_cast<int>(mod_small(rnd[i], n - i));
-        const std::uint8_t swap = tiles[i];
-        tiles[i] = tiles[j];
-        tiles[j] = swap;
+        std::swap(out[n - 1 - i], out[n - 1 - j]);  // the deck's tiles i and j
     }
-    for (int i = 0; i < n; ++i) out[i] = tiles[n - 1 - i];
     out[n] = static_cast<std::uint8_t>(rnd[dice_at] % 6 + 1);
     out[n + 1] = static_cast<std::uint8_t>(rnd[dice_at + 1] % 6 + 1);
 }
 
 // One hand of the SHA-512 forms: 288 outputs, hashed 128 bytes at a time.
 void hashed_hand(Mt19937& mt, int players, std::uint8_t* out) {
-    std::uint8_t src[4 * kHandWords];
+    std::uint32_t words[kHandWords];
+    mt.fill(words, kHandWords);
+    std::uint8_t src[4 * kHandWords];  // the words' bytes, little-endian
     for (int i = 0; i < kHandWords; ++i) {
-        const std::uint32_t w = mt.next();
-        src[4 * i] = static_cast<std::uint8_t>(w);
-        src[4 * i + 1] = static_cast<std::uint8_t>(w >> 8);
-        src[4 * i + 2] = static_cast<std::uint8_t>(w >> 16);
-        src[4 * i + 3] = static_cast<std::uint8_t>(w >> 24);
+        const std::uint32_t le = host_to_le32(words[i]);
+        std::memcpy(src + 4 * i, &le, 4);  // on a little-endian host: one copy of them all
     }
     std::uint8_t digest[4 * kRndWords];
     static_assert(kChunkBytes == 128, "sha512_128 hashes 128-byte chunks");
@@ -254,7 +271,18 @@ void mt19937_outputs(const std::uint32_t* key, std::size_t key_len, std::size_t 
                      std::uint32_t* out) {
     Mt19937 mt;
     mt.init_by_array(key, key_len);
-    for (std::size_t i = 0; i < count; ++i) out[i] = mt.next();
+    // In runs of 1, 2, 3, ... words, the odd runs by ``next`` and the even ones by
+    // ``fill``, so the tests hold both ways, and their turns, to the reference.
+    std::size_t i = 0;
+    for (std::size_t run = 1; i < count; ++run) {
+        const std::size_t n = run < count - i ? run : count - i;
+        if (run % 2 == 0) {
+            mt.fill(out + i, n);
+        } else {
+            for (std::size_t k = 0; k < n; ++k) out[i + k] = mt.next();
+        }
+        i += n;
+    }
 }
 
 }  // namespace replay_audit::core

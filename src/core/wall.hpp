@@ -72,7 +72,8 @@ int seed_walls(std::string_view seed, int players, long hands, std::uint8_t* out
 // (always flipped), written to ``out`` (``wall_record_bytes(players)`` bytes).
 int init_shuffle_wall(std::string_view shuffle, int players, std::uint8_t* out);
 
-// ``count`` outputs of MT19937 seeded by init_by_array(key) (for the tests).
+// ``count`` outputs of MT19937 seeded by init_by_array(key) (for the tests: drawn by
+// ``next`` and by ``fill`` in turns).
 void mt19937_outputs(const std::uint32_t* key, std::size_t key_len, std::size_t count,
                      std::uint32_t* out);
 
