@@ -109,6 +109,12 @@ struct Results {
     PyObject* none = PyUnicode_InternFromString("none");
 };
 
+// The result strings, made once per process.
+const Results& results() {
+    static const Results made;
+    return made;
+}
+
 // Writes into one row dict by column; the keys are Python's (checked once per tuple).
 struct Writer {
     PyObject* const* keys;
@@ -154,8 +160,7 @@ bool check_keys(PyObject* keys) {
 }
 
 PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, PyObject* label,
-                  long dealer, PyObject* const* ctx) {
-    static Results results;
+                  long dealer, PyObject* const* ctx, const SeatRows& seats) {
     static NamedSlots<8> win_slots;
     static NamedSlots<3> draw_slots;
     static const char* const win_names[8] = {"seat",  "from_seat", "points",  "deltas",
@@ -164,12 +169,8 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
     enum { wSeat, wFrom, wPoints, wDeltas, wYaku, wYakuman, wPao, wYakuNames };
     enum { dKind, dDeltas, dShown };
 
-    PyObject* base = ctx[kBase];
-    PyObject* names = ctx[kNames];
     PyObject* cost_obj = ctx[kCost];
     PyObject* abortive_kinds = ctx[kAbortiveKinds];
-    if (!PyDict_CheckExact(base) || !PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) < n)
-        throw Declined{};
     const long cost = plain_long(cost_obj);
     PyObject* const* cls = &PyTuple_GET_ITEM(ctx[kClassesArg], 0);
     const Writer w{&PyTuple_GET_ITEM(ctx[kKeys], 0)};
@@ -276,10 +277,11 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
                 if (s != seat && s != pao) rows[s].lost_to_tsumo += -deltas[s];
     }
 
-    PyObject* result = nwins > 0           ? results.win
-                       : abortive          ? results.abortive
-                       : exhaustive_draw   ? results.exhaustive
-                                           : results.none;
+    const Results& names = results();
+    PyObject* result = nwins > 0           ? names.win
+                       : abortive          ? names.abortive
+                       : exhaustive_draw   ? names.exhaustive
+                                           : names.none;
 
     PyObject* dealt = scan.dealt.ptr();
     const Py_ssize_t n_dealt = PyList_GET_SIZE(dealt);
@@ -287,20 +289,19 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
     if (out == nullptr) throw py::error_already_set();
     py::object out_owner = py::reinterpret_steal<py::object>(out);
     for (long s = 0; s < n; ++s) {
-        // every column, in order, at its default; the hand's own values written per row
-        // (cheaper than a copy of a hand row per hand: a 47-key dict each)
-        PyObject* row = PyDict_Copy(base);
+        // every column, in order, at its default but the seat's (make_seat_rows); the
+        // hand's own values written per row (cheaper than a copy of a hand row per hand:
+        // a 47-key dict each)
+        PyObject* row = PyDict_Copy(seats.row[s].ptr());
         if (row == nullptr) throw py::error_already_set();
         PyList_SET_ITEM(out, s, row);
         w.put(row, kHandIndex, index);
         w.put(row, kLabel, label);
-        w.put(row, kResult, result);
-        if (result == results.exhaustive) w.put_true(row, kExhaustiveDraw);
-        else if (result == results.abortive) w.put_true(row, kAbortive);
+        if (result != names.win) w.put(row, kResult, result);
+        if (result == names.exhaustive) w.put_true(row, kExhaustiveDraw);
+        else if (result == names.abortive) w.put_true(row, kAbortive);
         const Row& r = rows[s];
         const Facts& f = scan.facts[s];
-        w.put_long(row, kSeat, s);
-        w.put(row, kName, PyTuple_GET_ITEM(names, s));
         if (s == dealer) w.put_true(row, kDealer);
         if (s < n_dealt) w.put(row, kDealt, PyList_GET_ITEM(dealt, s));
         long net = r.delta;
@@ -309,8 +310,8 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
                 w.put_true(row, kRiichiDeclared);
                 w.put_long(row, kRiichiTurn, f.riichi_turn);
                 w.put_long(row, kRiichiOrder, f.riichi_order);
-                w.put(row, kRiichiWaits, f.waits != nullptr ? f.waits : Py_None);
-                w.put_bool(row, kChased, f.riichi_order < scan.declared);
+                if (f.waits != nullptr) w.put(row, kRiichiWaits, f.waits);
+                if (f.riichi_order < scan.declared) w.put_true(row, kChased);
             }
             if (f.accepted) {
                 w.put_true(row, kRiichiAccepted);
@@ -322,8 +323,17 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
             if (f.kita != 0) w.put_long(row, kKitaCol, f.kita);
             if (f.win_turn != 0) w.put_long(row, kWinTurn, f.win_turn);
         }
-        if (r.delta != 0) w.put_long(row, kDelta, r.delta);
-        if (net != 0) w.put_long(row, kNet, net);
+        // one int object for the delta and the net when they are equal (no riichi stick)
+        py::object delta;
+        if (r.delta != 0) {
+            delta = py::reinterpret_steal<py::object>(PyLong_FromLong(r.delta));
+            if (!delta) throw py::error_already_set();
+            w.put(row, kDelta, delta.ptr());
+        }
+        if (net != 0) {
+            if (net == r.delta) w.put(row, kNet, delta.ptr());
+            else w.put_long(row, kNet, net);
+        }
         if (r.won) {
             w.put_true(row, kWon);
             if (r.won_tsumo) w.put_true(row, kWonTsumo);
@@ -335,10 +345,10 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
             if (r.double_riichi) w.put_true(row, kDoubleRiichi);
             if (r.yakuman) w.put_true(row, kYakuman);
         }
-        if (r.win_kind) {
-            w.put_bool(row, kRiichiWin, r.riichi_win);
-            w.put_bool(row, kOpenWin, r.open_win);
-            w.put_bool(row, kDamaWin, r.dama_win);
+        if (r.win_kind) {  // the three are False in the seat's row
+            if (r.riichi_win) w.put_true(row, kRiichiWin);
+            if (r.open_win) w.put_true(row, kOpenWin);
+            if (r.dama_win) w.put_true(row, kDamaWin);
         }
         if (r.dealt_in) {
             w.put_true(row, kDealtIn);
@@ -357,13 +367,31 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
 
 }  // namespace
 
+void facts_detail::make_seat_rows(SeatRows& out, long n, PyObject* const* ctx) {
+    PyObject* base = ctx[kBase];
+    PyObject* names = ctx[kNames];
+    out.ok = false;
+    if (!PyDict_CheckExact(base) || !PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) < n)
+        return;
+    const Writer w{&PyTuple_GET_ITEM(ctx[kKeys], 0)};
+    for (long s = 0; s < n; ++s) {
+        PyObject* row = PyDict_Copy(base);
+        if (row == nullptr) throw py::error_already_set();
+        out.row[s] = py::reinterpret_steal<py::object>(row);
+        w.put_long(row, kSeat, s);
+        w.put(row, kName, PyTuple_GET_ITEM(names, s));
+        w.put(row, kResult, results().win);
+    }
+    out.ok = true;
+}
+
 void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObject* const* ctx,
-                                    PyObject* fallback, PyObject* label) {
+                                    const SeatRows& seats, PyObject* fallback, PyObject* label) {
     static NamedSlots<4> hand_slots;
     static const char* const hand_names[4] = {"events", "haipai", "index", "dealer"};
     enum { hEvents, hHaipai, hIndex, hDealer };
     py::object got;
-    if (hand_slots.of(Py_TYPE(hand), hand_names)) {
+    if (seats.ok && hand_slots.of(Py_TYPE(hand), hand_names)) {
         PyObject* events = slot_value(hand, hand_slots.at[hEvents]);
         PyObject* haipai = slot_value(hand, hand_slots.at[hHaipai]);
         PyObject* index = slot_value(hand, hand_slots.at[hIndex]);
@@ -382,7 +410,7 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
             if (overflow == 0) {
                 try {
                     got = py::reinterpret_steal<py::object>(
-                        rows_of(events, haipai, n, index, label, seat, ctx));
+                        rows_of(events, haipai, n, index, label, seat, ctx, seats));
                 } catch (const Declined&) {
                 }
             }
@@ -411,9 +439,11 @@ namespace {
 // The rows of every hand of ``hands``, in order (append_hand_rows).
 PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
     py::list out;
+    SeatRows seats;
+    make_seat_rows(seats, n, ctx);
     const Py_ssize_t count = PyTuple_GET_SIZE(hands);
     for (Py_ssize_t i = 0; i < count; ++i)
-        append_hand_rows(out.ptr(), PyTuple_GET_ITEM(hands, i), n, ctx, fallback, nullptr);
+        append_hand_rows(out.ptr(), PyTuple_GET_ITEM(hands, i), n, ctx, seats, fallback, nullptr);
     return out.release().ptr();
 }
 

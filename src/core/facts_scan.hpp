@@ -54,12 +54,27 @@ void scan_hand(Scan& out, PyObject* events, long n, PyObject* haipai, PyObject* 
 // false with a TypeError set.
 bool check_classes(PyObject* classes, PyObject* kinds);
 
+// A game's hand-facts rows before any hand: per seat, the context's base row with the
+// seat, its player's name and the commonest result ("win") written in, so that each
+// row is a copy of its seat's with only the hand's own values set (two to three fewer
+// dict stores a row).  ``ok`` false when the context does not fit (a base that is not a
+// dict, fewer names than seats): then every hand is the fallback's.
+struct SeatRows {
+    pybind11::object row[kMaxSeats];
+    bool ok = false;
+};
+
+// ``out``'s rows for a table of ``n`` (1-4) seats from ``ctx`` (game_rows' context tuple's
+// items).  Throws pybind11::error_already_set.
+void make_seat_rows(SeatRows& out, long n, PyObject* const* ctx);
+
 // The hand-facts rows of ``hand`` (a HandLog) appended to the list ``out``: the core's
 // (facts_rows.cpp), or ``fallback(hand)``'s when it declines the hand.  ``ctx`` points at
-// game_rows' context tuple's items (checked by the caller); ``label`` is the hand's label
-// (borrowed), or nullptr to read it here.  Throws pybind11::error_already_set.
+// game_rows' context tuple's items (checked by the caller), ``seats`` is make_seat_rows'
+// answer for it; ``label`` is the hand's label (borrowed), or nullptr to read it here.
+// Throws pybind11::error_already_set.
 void append_hand_rows(PyObject* out, PyObject* hand, long n, PyObject* const* ctx,
-                      PyObject* fallback, PyObject* label);
+                      const SeatRows& seats, PyObject* fallback, PyObject* label);
 
 // The context tuple game_rows takes: its size, and true if fit, else false with a
 // TypeError set (the classes, meld kinds and keys checked).

@@ -219,6 +219,8 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
     PyObject* const* score_keys = &PyTuple_GET_ITEM(g[cScoreKeys], 0);
     const ScoreSeats score_seats(score_keys, file, log_id, names, n);
 
+    SeatRows seats;  // the hand facts' rows per seat before any hand
+    make_seat_rows(seats, n, ctx);
     py::list hand_rows, score_rows;
     long streaks[kMaxSeats] = {-1, -1, -1, -1};  // per seat its most repeats as dealer
     bool in_run = false;  // a dealership started (its round is run_round)
@@ -244,7 +246,7 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
         PyObject* label = hand_label(hand);
         if (label == nullptr) throw py::error_already_set();
         const py::object label_owner = py::reinterpret_steal<py::object>(label);
-        append_hand_rows(hand_rows.ptr(), hand, n, ctx, fallback, label);
+        append_hand_rows(hand_rows.ptr(), hand, n, ctx, seats, fallback, label);
         score_seats.append(score_rows.ptr(), score_keys, n, index, label, scores);
     }
     if (PyTuple_GET_SIZE(final_scores) > 0) {
