@@ -104,7 +104,7 @@ def _names(game: Game, n: int) -> tuple[str, ...]:
     players = game.players
     if len(players) >= n:
         names = tuple([p.name for p in players[:n]])
-        if all(name.strip() not in ANONYMOUS_NAMES for name in names):
+        if ANONYMOUS_NAMES.isdisjoint([name.strip() for name in names]):
             return names
     return tuple([player_key(game, s) for s in range(n)])
 

@@ -1,10 +1,11 @@
 // The statistics' hand-facts rows (facts.hpp): what replay_audit.stats.facts'
 // ``_facts_for_hand`` writes for one hand, built here from the core's scan
 // (facts_scan.hpp), so that Python no longer unpacks a tuple per seat and stores the
-// columns one by one.  Each row is a copy of the game's row (every column at its default,
-// in order: dict copies keep the order) with what differs written in.  Hands this file
-// does not take (a nagashi mangan, a JSON log's draw or yaku names, a value of an odd
-// type) are declined: Python's path, the reference, answers them.
+// columns one by one.  Each row is a copy of its seat's row (make_seat_rows: every column
+// at its default but the seat's, in order: dict copies keep the order) with what differs
+// written in (facts_scan.hpp's store: on 3.11 straight into the copy's entry).  Hands
+// this file does not take (a nagashi mangan, a JSON log's draw or yaku names, a value of
+// an odd type) are declined: Python's path, the reference, answers them.
 #include <cstring>
 #include <exception>
 
@@ -115,23 +116,25 @@ const Results& results() {
     return made;
 }
 
-// Writes into one row dict by column; the keys are Python's (checked once per tuple).
+// Writes into one row dict by column (values borrowed, put_new's new references); the keys
+// are Python's (checked once per tuple).  Inlined: a call per store was a tenth of it.
 struct Writer {
     PyObject* const* keys;
 
-    void put(PyObject* row, int col, PyObject* value) const {  // borrowed value
-        if (PyDict_SetItem(row, keys[col], value) < 0) throw py::error_already_set();
+    __attribute__((always_inline)) void put(PyObject* row, int col, PyObject* value) const {
+        store(row, col, keys[col], value);
     }
     void put_new(PyObject* row, int col, PyObject* value) const {  // a new reference
         if (value == nullptr) throw py::error_already_set();
-        const int rc = PyDict_SetItem(row, keys[col], value);
-        Py_DECREF(value);
-        if (rc < 0) throw py::error_already_set();
+        const py::object owner = py::reinterpret_steal<py::object>(value);
+        store(row, col, keys[col], value);
     }
     void put_long(PyObject* row, int col, long value) const {
         put_new(row, col, PyLong_FromLong(value));
     }
-    void put_true(PyObject* row, int col) const { put(row, col, Py_True); }
+    __attribute__((always_inline)) void put_true(PyObject* row, int col) const {
+        put(row, col, Py_True);
+    }
     void put_bool(PyObject* row, int col, bool value) const {
         put(row, col, value ? Py_True : Py_False);
     }
@@ -159,8 +162,10 @@ bool check_keys(PyObject* keys) {
     return true;
 }
 
-PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, PyObject* label,
-                  long dealer, PyObject* const* ctx, const SeatRows& seats) {
+// The rows of one hand appended to the list ``out``; Declined (before any is appended)
+// when Python is to write them.
+void rows_of(PyObject* out, PyObject* events, PyObject* haipai, long n, PyObject* index,
+             PyObject* label, long dealer, PyObject* const* ctx, const SeatRows& seats) {
     static NamedSlots<8> win_slots;
     static NamedSlots<3> draw_slots;
     static const char* const win_names[8] = {"seat",  "from_seat", "points",  "deltas",
@@ -285,16 +290,15 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
 
     PyObject* dealt = scan.dealt.ptr();
     const Py_ssize_t n_dealt = PyList_GET_SIZE(dealt);
-    PyObject* out = PyList_New(n);
-    if (out == nullptr) throw py::error_already_set();
-    py::object out_owner = py::reinterpret_steal<py::object>(out);
     for (long s = 0; s < n; ++s) {
         // every column, in order, at its default but the seat's (make_seat_rows); the
         // hand's own values written per row (cheaper than a copy of a hand row per hand:
         // a 47-key dict each)
         PyObject* row = PyDict_Copy(seats.row[s].ptr());
         if (row == nullptr) throw py::error_already_set();
-        PyList_SET_ITEM(out, s, row);
+        const int appended = PyList_Append(out, row);
+        Py_DECREF(row);  // ``out`` holds it
+        if (appended < 0) throw py::error_already_set();
         w.put(row, kHandIndex, index);
         w.put(row, kLabel, label);
         if (result != names.win) w.put(row, kResult, result);
@@ -362,7 +366,6 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
         if (r.lost_to_tsumo != 0) w.put_long(row, kLostToTsumo, r.lost_to_tsumo);
         if (r.tenpai >= 0) w.put_bool(row, kTenpaiAtDraw, r.tenpai == 1);
     }
-    return out_owner.release().ptr();
 }
 
 }  // namespace
@@ -390,7 +393,6 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
     static NamedSlots<4> hand_slots;
     static const char* const hand_names[4] = {"events", "haipai", "index", "dealer"};
     enum { hEvents, hHaipai, hIndex, hDealer };
-    py::object got;
     if (seats.ok && hand_slots.of(Py_TYPE(hand), hand_names)) {
         PyObject* events = slot_value(hand, hand_slots.at[hEvents]);
         PyObject* haipai = slot_value(hand, hand_slots.at[hHaipai]);
@@ -409,18 +411,15 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
             const long seat = PyLong_AsLongAndOverflow(dealer, &overflow);
             if (overflow == 0) {
                 try {
-                    got = py::reinterpret_steal<py::object>(
-                        rows_of(events, haipai, n, index, label, seat, ctx, seats));
+                    rows_of(out, events, haipai, n, index, label, seat, ctx, seats);
+                    return;
                 } catch (const Declined&) {
                 }
             }
         }
     }
-    if (!got) {
-        PyObject* rows = PyObject_CallOneArg(fallback, hand);
-        if (rows == nullptr) throw py::error_already_set();
-        got = py::reinterpret_steal<py::object>(rows);
-    }
+    const py::object got = py::reinterpret_steal<py::object>(PyObject_CallOneArg(fallback, hand));
+    if (!got) throw py::error_already_set();
     const Py_ssize_t end = PyList_GET_SIZE(out);
     if (PyList_SetSlice(out, end, end, got.ptr()) < 0) throw py::error_already_set();
 }
