@@ -61,7 +61,8 @@ inline long one_digit(PyObject* v) {
 }
 
 // A slot holding a plain int in [0, limit): its value, else -1 (the hand is declined).
-inline long small_int(PyObject* obj, Py_ssize_t at, long limit) {
+// Inlined: two reads a move, and the call was a tenth of the scan's instructions.
+__attribute__((always_inline)) inline long small_int(PyObject* obj, Py_ssize_t at, long limit) {
     PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
     if (v == nullptr || !PyLong_CheckExact(v)) return -1;
     long x = one_digit(v);

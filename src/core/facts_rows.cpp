@@ -1,10 +1,11 @@
 // The statistics' hand-facts rows (facts.hpp): what replay_audit.stats.facts'
 // ``_facts_for_hand`` writes for one hand, built here from the core's scan
 // (facts_scan.hpp), so that Python no longer unpacks a tuple per seat and stores the
-// columns one by one.  Each row is a copy of the game's row (every column at its default,
-// in order: dict copies keep the order) with what differs written in.  Hands this file
-// does not take (a nagashi mangan, a JSON log's draw or yaku names, a value of an odd
-// type) are declined: Python's path, the reference, answers them.
+// columns one by one.  Each row is a copy of its seat's row (make_seat_rows: every column
+// at its default but the seat's, in order: dict copies keep the order) with what differs
+// written in (facts_scan.hpp's store: on 3.11 straight into the copy's entry).  Hands
+// this file does not take (a nagashi mangan, a JSON log's draw or yaku names, a value of
+// an odd type) are declined: Python's path, the reference, answers them.
 #include <cstring>
 #include <exception>
 
@@ -109,23 +110,31 @@ struct Results {
     PyObject* none = PyUnicode_InternFromString("none");
 };
 
-// Writes into one row dict by column; the keys are Python's (checked once per tuple).
+// The result strings, made once per process.
+const Results& results() {
+    static const Results made;
+    return made;
+}
+
+// Writes into one row dict by column (values borrowed, put_new's new references); the keys
+// are Python's (checked once per tuple).  Inlined: a call per store was a tenth of it.
 struct Writer {
     PyObject* const* keys;
 
-    void put(PyObject* row, int col, PyObject* value) const {  // borrowed value
-        if (PyDict_SetItem(row, keys[col], value) < 0) throw py::error_already_set();
+    __attribute__((always_inline)) void put(PyObject* row, int col, PyObject* value) const {
+        store(row, col, keys[col], value);
     }
     void put_new(PyObject* row, int col, PyObject* value) const {  // a new reference
         if (value == nullptr) throw py::error_already_set();
-        const int rc = PyDict_SetItem(row, keys[col], value);
-        Py_DECREF(value);
-        if (rc < 0) throw py::error_already_set();
+        const py::object owner = py::reinterpret_steal<py::object>(value);
+        store(row, col, keys[col], value);
     }
     void put_long(PyObject* row, int col, long value) const {
         put_new(row, col, PyLong_FromLong(value));
     }
-    void put_true(PyObject* row, int col) const { put(row, col, Py_True); }
+    __attribute__((always_inline)) void put_true(PyObject* row, int col) const {
+        put(row, col, Py_True);
+    }
     void put_bool(PyObject* row, int col, bool value) const {
         put(row, col, value ? Py_True : Py_False);
     }
@@ -153,9 +162,10 @@ bool check_keys(PyObject* keys) {
     return true;
 }
 
-PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, PyObject* label,
-                  long dealer, PyObject* const* ctx) {
-    static Results results;
+// The rows of one hand appended to the list ``out``; Declined (before any is appended)
+// when Python is to write them.
+void rows_of(PyObject* out, PyObject* events, PyObject* haipai, long n, PyObject* index,
+             PyObject* label, long dealer, PyObject* const* ctx, const SeatRows& seats) {
     static NamedSlots<8> win_slots;
     static NamedSlots<3> draw_slots;
     static const char* const win_names[8] = {"seat",  "from_seat", "points",  "deltas",
@@ -164,12 +174,8 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
     enum { wSeat, wFrom, wPoints, wDeltas, wYaku, wYakuman, wPao, wYakuNames };
     enum { dKind, dDeltas, dShown };
 
-    PyObject* base = ctx[kBase];
-    PyObject* names = ctx[kNames];
     PyObject* cost_obj = ctx[kCost];
     PyObject* abortive_kinds = ctx[kAbortiveKinds];
-    if (!PyDict_CheckExact(base) || !PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) < n)
-        throw Declined{};
     const long cost = plain_long(cost_obj);
     PyObject* const* cls = &PyTuple_GET_ITEM(ctx[kClassesArg], 0);
     const Writer w{&PyTuple_GET_ITEM(ctx[kKeys], 0)};
@@ -276,31 +282,30 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
                 if (s != seat && s != pao) rows[s].lost_to_tsumo += -deltas[s];
     }
 
-    PyObject* result = nwins > 0           ? results.win
-                       : abortive          ? results.abortive
-                       : exhaustive_draw   ? results.exhaustive
-                                           : results.none;
+    const Results& names = results();
+    PyObject* result = nwins > 0           ? names.win
+                       : abortive          ? names.abortive
+                       : exhaustive_draw   ? names.exhaustive
+                                           : names.none;
 
     PyObject* dealt = scan.dealt.ptr();
     const Py_ssize_t n_dealt = PyList_GET_SIZE(dealt);
-    PyObject* out = PyList_New(n);
-    if (out == nullptr) throw py::error_already_set();
-    py::object out_owner = py::reinterpret_steal<py::object>(out);
     for (long s = 0; s < n; ++s) {
-        // every column, in order, at its default; the hand's own values written per row
-        // (cheaper than a copy of a hand row per hand: a 47-key dict each)
-        PyObject* row = PyDict_Copy(base);
+        // every column, in order, at its default but the seat's (make_seat_rows); the
+        // hand's own values written per row (cheaper than a copy of a hand row per hand:
+        // a 47-key dict each)
+        PyObject* row = PyDict_Copy(seats.row[s].ptr());
         if (row == nullptr) throw py::error_already_set();
-        PyList_SET_ITEM(out, s, row);
+        const int appended = PyList_Append(out, row);
+        Py_DECREF(row);  // ``out`` holds it
+        if (appended < 0) throw py::error_already_set();
         w.put(row, kHandIndex, index);
         w.put(row, kLabel, label);
-        w.put(row, kResult, result);
-        if (result == results.exhaustive) w.put_true(row, kExhaustiveDraw);
-        else if (result == results.abortive) w.put_true(row, kAbortive);
+        if (result != names.win) w.put(row, kResult, result);
+        if (result == names.exhaustive) w.put_true(row, kExhaustiveDraw);
+        else if (result == names.abortive) w.put_true(row, kAbortive);
         const Row& r = rows[s];
         const Facts& f = scan.facts[s];
-        w.put_long(row, kSeat, s);
-        w.put(row, kName, PyTuple_GET_ITEM(names, s));
         if (s == dealer) w.put_true(row, kDealer);
         if (s < n_dealt) w.put(row, kDealt, PyList_GET_ITEM(dealt, s));
         long net = r.delta;
@@ -309,8 +314,8 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
                 w.put_true(row, kRiichiDeclared);
                 w.put_long(row, kRiichiTurn, f.riichi_turn);
                 w.put_long(row, kRiichiOrder, f.riichi_order);
-                w.put(row, kRiichiWaits, f.waits != nullptr ? f.waits : Py_None);
-                w.put_bool(row, kChased, f.riichi_order < scan.declared);
+                if (f.waits != nullptr) w.put(row, kRiichiWaits, f.waits);
+                if (f.riichi_order < scan.declared) w.put_true(row, kChased);
             }
             if (f.accepted) {
                 w.put_true(row, kRiichiAccepted);
@@ -322,8 +327,17 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
             if (f.kita != 0) w.put_long(row, kKitaCol, f.kita);
             if (f.win_turn != 0) w.put_long(row, kWinTurn, f.win_turn);
         }
-        if (r.delta != 0) w.put_long(row, kDelta, r.delta);
-        if (net != 0) w.put_long(row, kNet, net);
+        // one int object for the delta and the net when they are equal (no riichi stick)
+        py::object delta;
+        if (r.delta != 0) {
+            delta = py::reinterpret_steal<py::object>(PyLong_FromLong(r.delta));
+            if (!delta) throw py::error_already_set();
+            w.put(row, kDelta, delta.ptr());
+        }
+        if (net != 0) {
+            if (net == r.delta) w.put(row, kNet, delta.ptr());
+            else w.put_long(row, kNet, net);
+        }
         if (r.won) {
             w.put_true(row, kWon);
             if (r.won_tsumo) w.put_true(row, kWonTsumo);
@@ -335,10 +349,10 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
             if (r.double_riichi) w.put_true(row, kDoubleRiichi);
             if (r.yakuman) w.put_true(row, kYakuman);
         }
-        if (r.win_kind) {
-            w.put_bool(row, kRiichiWin, r.riichi_win);
-            w.put_bool(row, kOpenWin, r.open_win);
-            w.put_bool(row, kDamaWin, r.dama_win);
+        if (r.win_kind) {  // the three are False in the seat's row
+            if (r.riichi_win) w.put_true(row, kRiichiWin);
+            if (r.open_win) w.put_true(row, kOpenWin);
+            if (r.dama_win) w.put_true(row, kDamaWin);
         }
         if (r.dealt_in) {
             w.put_true(row, kDealtIn);
@@ -352,18 +366,34 @@ PyObject* rows_of(PyObject* events, PyObject* haipai, long n, PyObject* index, P
         if (r.lost_to_tsumo != 0) w.put_long(row, kLostToTsumo, r.lost_to_tsumo);
         if (r.tenpai >= 0) w.put_bool(row, kTenpaiAtDraw, r.tenpai == 1);
     }
-    return out_owner.release().ptr();
 }
 
 }  // namespace
 
+void facts_detail::make_seat_rows(SeatRows& out, long n, PyObject* const* ctx) {
+    PyObject* base = ctx[kBase];
+    PyObject* names = ctx[kNames];
+    out.ok = false;
+    if (!PyDict_CheckExact(base) || !PyTuple_CheckExact(names) || PyTuple_GET_SIZE(names) < n)
+        return;
+    const Writer w{&PyTuple_GET_ITEM(ctx[kKeys], 0)};
+    for (long s = 0; s < n; ++s) {
+        PyObject* row = PyDict_Copy(base);
+        if (row == nullptr) throw py::error_already_set();
+        out.row[s] = py::reinterpret_steal<py::object>(row);
+        w.put_long(row, kSeat, s);
+        w.put(row, kName, PyTuple_GET_ITEM(names, s));
+        w.put(row, kResult, results().win);
+    }
+    out.ok = true;
+}
+
 void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObject* const* ctx,
-                                    PyObject* fallback, PyObject* label) {
+                                    const SeatRows& seats, PyObject* fallback, PyObject* label) {
     static NamedSlots<4> hand_slots;
     static const char* const hand_names[4] = {"events", "haipai", "index", "dealer"};
     enum { hEvents, hHaipai, hIndex, hDealer };
-    py::object got;
-    if (hand_slots.of(Py_TYPE(hand), hand_names)) {
+    if (seats.ok && hand_slots.of(Py_TYPE(hand), hand_names)) {
         PyObject* events = slot_value(hand, hand_slots.at[hEvents]);
         PyObject* haipai = slot_value(hand, hand_slots.at[hHaipai]);
         PyObject* index = slot_value(hand, hand_slots.at[hIndex]);
@@ -381,18 +411,15 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
             const long seat = PyLong_AsLongAndOverflow(dealer, &overflow);
             if (overflow == 0) {
                 try {
-                    got = py::reinterpret_steal<py::object>(
-                        rows_of(events, haipai, n, index, label, seat, ctx));
+                    rows_of(out, events, haipai, n, index, label, seat, ctx, seats);
+                    return;
                 } catch (const Declined&) {
                 }
             }
         }
     }
-    if (!got) {
-        PyObject* rows = PyObject_CallOneArg(fallback, hand);
-        if (rows == nullptr) throw py::error_already_set();
-        got = py::reinterpret_steal<py::object>(rows);
-    }
+    const py::object got = py::reinterpret_steal<py::object>(PyObject_CallOneArg(fallback, hand));
+    if (!got) throw py::error_already_set();
     const Py_ssize_t end = PyList_GET_SIZE(out);
     if (PyList_SetSlice(out, end, end, got.ptr()) < 0) throw py::error_already_set();
 }
@@ -411,9 +438,11 @@ namespace {
 // The rows of every hand of ``hands``, in order (append_hand_rows).
 PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
     py::list out;
+    SeatRows seats;
+    make_seat_rows(seats, n, ctx);
     const Py_ssize_t count = PyTuple_GET_SIZE(hands);
     for (Py_ssize_t i = 0; i < count; ++i)
-        append_hand_rows(out.ptr(), PyTuple_GET_ITEM(hands, i), n, ctx, fallback, nullptr);
+        append_hand_rows(out.ptr(), PyTuple_GET_ITEM(hands, i), n, ctx, seats, fallback, nullptr);
     return out.release().ptr();
 }
 

@@ -59,15 +59,16 @@ double as_double(PyObject* v) {
     return x;
 }
 
-void put(PyObject* row, PyObject* key, PyObject* value) {  // value: borrowed
-    if (PyDict_SetItem(row, key, value) < 0) throw py::error_already_set();
+// ``row``'s column ``col`` (its key ``keys[col]``) set to ``value``, borrowed (store()).
+inline void put(PyObject* row, PyObject* const* keys, int col, PyObject* value) {
+    store(row, col, keys[col], value);
 }
 
-void put_new(PyObject* row, PyObject* key, PyObject* value) {  // value: a new reference
+// As put, ``value`` a new reference.
+inline void put_new(PyObject* row, PyObject* const* keys, int col, PyObject* value) {
     if (value == nullptr) throw py::error_already_set();
-    const int rc = PyDict_SetItem(row, key, value);
-    Py_DECREF(value);
-    if (rc < 0) throw py::error_already_set();
+    const py::object owner = py::reinterpret_steal<py::object>(value);
+    store(row, col, keys[col], value);
 }
 
 // A copy of ``row`` appended to ``out`` (borrowed: ``out`` holds it).
@@ -119,9 +120,9 @@ struct ScoreSeats {
                               : c == sLogId ? log_id
                               : c == sName  ? PyTuple_GET_ITEM(names, s)
                                             : Py_None;
-                put(row, keys[c], v);
+                put(row, keys, c, v);
             }
-            put_new(row, keys[sSeat], PyLong_FromSsize_t(s));
+            put_new(row, keys, sSeat, PyLong_FromSsize_t(s));
         }
     }
 
@@ -131,9 +132,9 @@ struct ScoreSeats {
         const Py_ssize_t seats = std::min(n, PyTuple_GET_SIZE(scores));
         for (Py_ssize_t s = 0; s < seats; ++s) {
             PyObject* row = append_copy(out, rows[s].ptr());
-            put(row, keys[sHandIndex], index);
-            put(row, keys[sLabel], label);
-            put(row, keys[sScore], PyTuple_GET_ITEM(scores, s));
+            put(row, keys, sHandIndex, index);
+            put(row, keys, sLabel, label);
+            put(row, keys, sScore, PyTuple_GET_ITEM(scores, s));
         }
     }
 };
@@ -179,21 +180,21 @@ PyObject* game_rows_of(long n, PyObject* names, PyObject* const* g, const long* 
     py::list out;
     for (long s = 0; s < n; ++s) {
         PyObject* row = append_copy(out.ptr(), template_row);
-        put_new(row, keys[gSeat], PyLong_FromLong(s));
-        put(row, keys[gName], PyTuple_GET_ITEM(names, s));
+        put_new(row, keys, gSeat, PyLong_FromLong(s));
+        put(row, keys, gName, PyTuple_GET_ITEM(names, s));
         if (complete) {
-            put(row, keys[gFinalScore], PyTuple_GET_ITEM(owari_scores, s));
-            put_new(row, keys[gFinalPoints], PyNumber_Float(PyTuple_GET_ITEM(owari_points, s)));
-            put_new(row, keys[gPlace], PyLong_FromLong(places[s]));
-            put(row, keys[gBust], scores[s] < 0 ? Py_True : Py_False);
+            put(row, keys, gFinalScore, PyTuple_GET_ITEM(owari_scores, s));
+            put_new(row, keys, gFinalPoints, PyNumber_Float(PyTuple_GET_ITEM(owari_points, s)));
+            put_new(row, keys, gPlace, PyLong_FromLong(places[s]));
+            put(row, keys, gBust, scores[s] < 0 ? Py_True : Py_False);
         }
-        if (streaks[s] >= 0) put_new(row, keys[gDealerStreak], PyLong_FromLong(streaks[s]));
-        if (s < PyTuple_GET_SIZE(rates)) put(row, keys[gRate], PyTuple_GET_ITEM(rates, s));
+        if (streaks[s] >= 0) put_new(row, keys, gDealerStreak, PyLong_FromLong(streaks[s]));
+        if (s < PyTuple_GET_SIZE(rates)) put(row, keys, gRate, PyTuple_GET_ITEM(rates, s));
         if (rated) {
             // tenhou_rank.rate_change, the same operations in the same order
             const double score = as_double(PyTuple_GET_ITEM(place_scores, places[s] - 1));
             const double own = as_double(PyTuple_GET_ITEM(rates, s));
-            put_new(row, keys[gRateChange],
+            put_new(row, keys, gRateChange,
                     PyFloat_FromDouble(factor * (score + (average - own) / 40.0)));
         }
     }
@@ -219,6 +220,8 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
     PyObject* const* score_keys = &PyTuple_GET_ITEM(g[cScoreKeys], 0);
     const ScoreSeats score_seats(score_keys, file, log_id, names, n);
 
+    SeatRows seats;  // the hand facts' rows per seat before any hand
+    make_seat_rows(seats, n, ctx);
     py::list hand_rows, score_rows;
     long streaks[kMaxSeats] = {-1, -1, -1, -1};  // per seat its most repeats as dealer
     bool in_run = false;  // a dealership started (its round is run_round)
@@ -244,7 +247,7 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
         PyObject* label = hand_label(hand);
         if (label == nullptr) throw py::error_already_set();
         const py::object label_owner = py::reinterpret_steal<py::object>(label);
-        append_hand_rows(hand_rows.ptr(), hand, n, ctx, fallback, label);
+        append_hand_rows(hand_rows.ptr(), hand, n, ctx, seats, fallback, label);
         score_seats.append(score_rows.ptr(), score_keys, n, index, label, scores);
     }
     if (PyTuple_GET_SIZE(final_scores) > 0) {
