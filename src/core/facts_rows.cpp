@@ -122,12 +122,12 @@ struct Writer {
     PyObject* const* keys;
 
     __attribute__((always_inline)) void put(PyObject* row, int col, PyObject* value) const {
-        store(row, col, keys[col], value);
+        store(row, keys[col], value);
     }
     void put_new(PyObject* row, int col, PyObject* value) const {  // a new reference
         if (value == nullptr) throw py::error_already_set();
         const py::object owner = py::reinterpret_steal<py::object>(value);
-        store(row, col, keys[col], value);
+        store(row, keys[col], value);
     }
     void put_long(PyObject* row, int col, long value) const {
         put_new(row, col, PyLong_FromLong(value));

@@ -8,22 +8,6 @@
 
 #include "py_errors.hpp"  // Declined: the core declines a hand, Python answers it
 
-// CPython 3.11's dict layout (its own header), for store() below: a row's value written
-// into its entry without PyDict_SetItem's hash lookup, which was a third of the facts'
-// instructions.  Other versions (and debug builds) take PyDict_SetItem.
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_DEBUG)
-#define REPLAY_AUDIT_DICT_ENTRIES 1
-#ifndef Py_BUILD_CORE
-#define Py_BUILD_CORE 1
-#define REPLAY_AUDIT_UNDEF_BUILD_CORE 1
-#endif
-#include <internal/pycore_dict.h>
-#ifdef REPLAY_AUDIT_UNDEF_BUILD_CORE
-#undef Py_BUILD_CORE
-#undef REPLAY_AUDIT_UNDEF_BUILD_CORE
-#endif
-#endif
-
 // Hidden, as pybind11's own namespace is: Scan holds pybind11 objects, and a type of
 // default visibility with fields of hidden types draws -Wattributes (the core is built with
 // -fvisibility=hidden, where it did not show; a build without that flag warned).
@@ -32,30 +16,10 @@ namespace facts_detail __attribute__((visibility("hidden"))) {
 
 constexpr int kMaxSeats = 4;
 
-// ``row[key] = value`` (``value`` borrowed) for a row the core has just made as a copy of
-// a template whose ``col``-th entry has the key ``key``, as every facts row is: on 3.11
-// the value is written straight into that entry when the entry holds that very key (so a
-// template laid out otherwise, or a copy that is not, takes the general path) and the
-// value is one the garbage collector does not track (the row stays untracked, as
-// PyDict_SetItem keeps it); else PyDict_SetItem.  The row must not have been seen by
-// Python yet (no version tag or watcher to keep).  Throws pybind11::error_already_set.
-__attribute__((always_inline)) inline void store(PyObject* row, Py_ssize_t col, PyObject* key,
-                                                PyObject* value) {
-#ifdef REPLAY_AUDIT_DICT_ENTRIES
-    PyDictObject* d = reinterpret_cast<PyDictObject*>(row);
-    PyDictKeysObject* k = d->ma_keys;
-    if (d->ma_values == nullptr && k->dk_kind == DICT_KEYS_UNICODE && col < k->dk_nentries &&
-        !PyObject_IS_GC(value)) {
-        PyDictUnicodeEntry* e = DK_UNICODE_ENTRIES(k) + col;
-        PyObject* old = e->me_value;
-        if (e->me_key == key && old != nullptr) {
-            Py_INCREF(value);
-            e->me_value = value;
-            Py_DECREF(old);
-            return;
-        }
-    }
-#endif
+// ``row[key] = value`` (``value`` borrowed), the one way a facts row is written: a row is
+// a copy of its seat's template, so only the values that differ from it are stored.
+// Throws pybind11::error_already_set.
+inline void store(PyObject* row, PyObject* key, PyObject* value) {
     if (PyDict_SetItem(row, key, value) < 0) throw pybind11::error_already_set();
 }
 

@@ -61,14 +61,14 @@ double as_double(PyObject* v) {
 
 // ``row``'s column ``col`` (its key ``keys[col]``) set to ``value``, borrowed (store()).
 inline void put(PyObject* row, PyObject* const* keys, int col, PyObject* value) {
-    store(row, col, keys[col], value);
+    store(row, keys[col], value);
 }
 
 // As put, ``value`` a new reference.
 inline void put_new(PyObject* row, PyObject* const* keys, int col, PyObject* value) {
     if (value == nullptr) throw py::error_already_set();
     const py::object owner = py::reinterpret_steal<py::object>(value);
-    store(row, col, keys[col], value);
+    store(row, keys[col], value);
 }
 
 // A copy of ``row`` appended to ``out`` (borrowed: ``out`` holds it).
