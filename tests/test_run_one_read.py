@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.auditor import audit_file, validate_file
 from replay_audit.run import chunk
-from replay_audit.run.keys import file_sha256
+from replay_audit.run.keys import Worker, file_sha256
 from replay_audit.run.local import audit_files
 from tests.conftest import FIXTURES
 from tests.test_archive import make_db
@@ -71,10 +71,42 @@ def test_the_index_key_is_the_stored_bytes_digest_read_once(
     assert sorted(hashed) == sorted(broken)
 
 
-def test_audit_file_gives_the_stored_digest(tmp_path: Path) -> None:
+def test_the_validate_worker_gives_the_key_from_its_read_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = {p: b for p, b in _inputs(tmp_path).items() if p.endswith((".gz", ".xml"))}
+    hashed: list[str] = []
+
+    def counted(path: str | Path) -> str:
+        hashed.append(str(path))
+        return file_sha256(path)
+
+    monkeypatch.setattr(chunk, "file_sha256", counted)
+    audit_files(list(inputs), jobs=1, out=tmp_path / "o", worker=validate_file)
+    lines = (tmp_path / "o" / "parts" / "index.jsonl").read_text(encoding="utf-8").splitlines()
+    got = {e["path"]: e["sha256"] for e in map(json.loads, lines)}
+    want = {p: None if b is None else hashlib.sha256(b).hexdigest() for p, b in inputs.items()}
+    assert got == want
+    assert sorted(hashed) == sorted(
+        p for p in inputs if p.endswith(("broken.xml.gz", "missing.xml"))
+    )
+
+
+@pytest.mark.parametrize("worker", [audit_file, validate_file])
+def test_the_stored_digest_only_when_asked(tmp_path: Path, worker: Worker) -> None:
+    """A direct caller does not need the resume key: a gzip file is hashed once
+    (its content, the ``files`` row's ``sha256``) unless ``stored_digest`` asks."""
     packed = tmp_path / "p.xml.gz"
     packed.write_bytes(gzip.compress(LOG))
-    fa = audit_file(packed)
+    plain = tmp_path / "p.xml"
+    plain.write_bytes(LOG)
+    content = hashlib.sha256(LOG).hexdigest()
+    fa = worker(packed, stored_digest=True)
     assert fa.stored_sha256 == hashlib.sha256(packed.read_bytes()).hexdigest()
-    assert fa.sha256 == hashlib.sha256(LOG).hexdigest()  # the content's, as before
-    assert audit_file(tmp_path / "none.xml").stored_sha256 is None
+    assert fa.sha256 == content  # the content's, as before
+    assert worker(plain, stored_digest=True).stored_sha256 == content  # nothing undone
+    quiet = worker(packed)
+    assert quiet.stored_sha256 is None
+    assert quiet.sha256 == content
+    assert quiet.file_row() == fa.file_row()
+    assert worker(tmp_path / "none.xml", stored_digest=True).stored_sha256 is None

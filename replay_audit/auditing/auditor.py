@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from replay_audit.auditing.game import _finding_row, _game_row, audit_game
 from replay_audit.auditing.lobby import TONPUU
@@ -47,29 +47,40 @@ def audit_file(
     *,
     strict: bool = False,
     with_facts: bool = True,
+    stored_digest: bool = False,
 ) -> FileAudit:
     """Audit every game in one file.  Never raises in lenient mode: an unreadable
-    file becomes one ``parse`` finding and status ``error``."""
+    file becomes one ``parse`` finding and status ``error``.
+
+    ``stored_digest`` also sets ``FileAudit.stored_sha256``, the digest of the bytes
+    as stored (before any gunzip): the runner's resume key (``run.chunk``), taken
+    from this one read.  Nobody else needs it, and for a gzip file it is a second
+    hash, so it is taken only when asked for."""
     if not gc.isenabled():  # the caller has the collector off: it stays off
-        return _audit_file(path, rules, strict, with_facts)
+        return _audit_file(path, rules, strict, with_facts, False, stored_digest)
     gc.disable()  # see the note above audit_file
     try:
-        return _audit_file(path, rules, strict, with_facts)
+        return _audit_file(path, rules, strict, with_facts, False, stored_digest)
     finally:
         gc.enable()
 
 
 def validate_file(
-    path: str | Path, rules: RuleSet | str | None = None, *, strict: bool = False
+    path: str | Path,
+    rules: RuleSet | str | None = None,
+    *,
+    strict: bool = False,
+    stored_digest: bool = False,
 ) -> FileAudit:
     """Read, parse and replay one file, without scoring: a quick check that a
     download is whole and consistent (``replay-audit validate``).  Its findings
-    are the ``parse`` and replay findings ``audit_file`` reports for the file."""
+    are the ``parse`` and replay findings ``audit_file`` reports for the file;
+    ``stored_digest`` as there."""
     if not gc.isenabled():
-        return _audit_file(path, rules, strict, with_facts=False, replay_only=True)
+        return _audit_file(path, rules, strict, False, True, stored_digest)
     gc.disable()  # see the note above audit_file
     try:
-        return _audit_file(path, rules, strict, with_facts=False, replay_only=True)
+        return _audit_file(path, rules, strict, False, True, stored_digest)
     finally:
         gc.enable()
 
@@ -80,7 +91,10 @@ def _audit_file(
     strict: bool,
     with_facts: bool,
     replay_only: bool = False,
+    stored_digest: bool = False,
 ) -> FileAudit:
+    if isinstance(path, PurePath):  # its text once: the name and os.open both read it
+        path = str(path)
     p = display_name(path)
     fa = FileAudit(path=p)
     rule_set = load_rules(rules) if isinstance(rules, str) else rules
@@ -88,7 +102,8 @@ def _audit_file(
     try:
         stored, data = read_stored(path)
         fa.sha256 = hashlib.sha256(data).hexdigest()
-        fa.stored_sha256 = fa.sha256 if stored is data else hashlib.sha256(stored).hexdigest()
+        if stored_digest:
+            fa.stored_sha256 = fa.sha256 if stored is data else hashlib.sha256(stored).hexdigest()
         fa.format = sniff_format(data)
         game = _parse(data, p, fa.format, strict)
         stage = "replay"
@@ -138,7 +153,10 @@ def _audit_file(
 def display_name(path: str | Path) -> str:
     """The path as reported: a name that is not valid UTF-8 keeps its bytes as
     escapes, so the report tables (CSV, Parquet) can always hold it."""
-    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = path if type(path) is str else str(path)
+    if text.isascii():  # (nearly every name: nothing to escape, no round trip)
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _audit_parsed(

@@ -27,6 +27,7 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import INFO, Finding
 from replay_audit.model.rules.eras import Era
 from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.replay.table import replay_game  # (not lazily: a game's import cost)
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.model.dating import LogWindow
@@ -204,8 +205,6 @@ class _AuditorBase:
 
     def replay(self) -> GameReplay:
         """Replay the game; its findings are the audit's first."""
-        from replay_audit.replay.table import replay_game
-
         replay = replay_game(self.game, self.rules)
         self.findings.extend(replay.findings)
         return replay

@@ -13,6 +13,7 @@ Must not: read files or catch a file's errors (``auditing.auditor``).
 from __future__ import annotations
 
 import dataclasses
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _Outcome, _problems
@@ -34,6 +35,7 @@ from replay_audit.model.rules.eras import Era, era_of, rules_of_date
 from replay_audit.model.rules.majsoul import is_majsoul_ref
 from replay_audit.model.rules.reds import kept_red_fives
 from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.replay import values
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit import _core
@@ -108,18 +110,20 @@ def _detected_key(game: Game) -> tuple[object, ...] | None:
     seeded = meta.seed is not None or (
         bool(game.hands) and any(k == "shuffle" for k, _ in game.hands[0].extra)
     )
+    extra = dict(meta.extra)
+    json = meta.format == "tenhou-json"
     return (
         meta.format,
         meta.go_type,
         meta.lobby,
         meta.rule_disp,
-        is_majsoul_ref(meta.log_id),
+        is_majsoul_ref(meta.log_id) if json else None,  # read by ``rules_for_disp`` only
         meta.aka,
         meta.players,
-        dict(meta.extra).get("csrule"),
+        extra.get("csrule"),
         meta.hanchan,
         seeded,
-        dict(meta.extra).get("rule") if meta.format == "tenhou-json" else None,
+        extra.get("rule") if json else None,
         stamp,
     )
 
@@ -149,8 +153,7 @@ class _GameAuditor(_Hands):
         self._note_unobserved_2006()
         if self.read_lobby:
             self._read_lobby(replay)
-        by_hand = {id(h.hand): h for h in replay.hands}
-        played = [(hand, by_hand[id(hand)]) for hand in self.game.hands if id(hand) in by_hand]
+        played = _played(self.game.hands, replay.hands)
         if not played:
             return
         first = played[0][0]
@@ -213,6 +216,22 @@ class _GameAuditor(_Hands):
         return True
 
 
+def _played(
+    logs: tuple[HandLog, ...], replayed: tuple[HandReplay, ...]
+) -> list[tuple[HandLog, HandReplay]]:
+    """Each hand of the log with its replay, in the log's order; a hand the replay
+    does not hold is left out.  ``replay_game`` replays every hand in order, so the
+    two are usually paired as they stand (checked hand by hand, by identity, in C)
+    without a look-up table."""
+    if len(logs) == len(replayed) and all(map(is_, logs, map(_HAND_OF, replayed))):
+        return list(zip(logs, replayed, strict=True))
+    by_hand = {id(h.hand): h for h in replayed}
+    return [(hand, by_hand[id(hand)]) for hand in logs if id(hand) in by_hand]
+
+
+_HAND_OF = attrgetter("hand")
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandsContext:
     """What ``_core.audit_hands`` reads of a game and its rules, one per game: the core
@@ -252,10 +271,14 @@ class HandsContext:
 def _hands_context(
     auditor: _GameAuditor, win_row: WinRow, core_rules: _core.ScoreRules
 ) -> HandsContext:
-    """What ``_core.audit_hands`` reads of the game and its rules, by name."""
+    """What ``_core.audit_hands`` reads of the game and its rules, by name: made by
+    ``values.MAKE`` (its fields set in C), as the replay makes its values; the
+    frozen dataclass's ``__init__`` sets each of its 26 fields through
+    ``object.__setattr__``, and cost four times the rest of this function."""
     rules = auditor.rules
     meta = auditor.meta
-    return HandsContext(
+    return values.MAKE(
+        HandsContext,
         win_row,
         core_rules,
         RiichiAccept,
@@ -335,12 +358,12 @@ def _game_row(
     """The ``games`` row: one dict display (its per-seat columns written out, not
     built in a loop of formatted keys), the findings counted once."""
     meta = game.meta
-    problems = _problems(findings)
+    problems = _problems(findings) if findings else 0
     owari = game.owari
     shown = meta.players if owari is not None else 0  # seats with final values
     scores = owari.scores if owari is not None else ()
     points = owari.points if owari is not None else ()
-    names: list[str | None] = [p.name for p in game.players[:4]]
+    names: list[str | None] = list(map(_NAME, game.players[:4]))
     names += [None] * (4 - len(names))
     return {
         "file": meta.source,
@@ -370,6 +393,10 @@ def _game_row(
         "final_score3": scores[3] if shown > 3 else None,
         "final_points3": points[3] if shown > 3 else None,
     }
+
+
+_NAME = attrgetter("name")
+"""A ``Player``'s name."""
 
 
 def _finding_row(f: Finding) -> dict[str, Any]:

@@ -30,8 +30,10 @@ class FileAudit:
     sha256: str | None = None
     stored_sha256: str | None = None
     """SHA-256 of the bytes as stored (before any gunzip), from the auditor's one
-    read: the runner's resume key (``run.keys.file_sha256``), not a column; None
-    when the file could not be read or a worker does not set it."""
+    read: the runner's resume key (``run.keys.file_sha256``), not a column.  Set
+    only when the caller asks (``audit_file(..., stored_digest=True)``, as the
+    runner does): None otherwise, when the file could not be read, or when a
+    worker does not set it."""
     games: list[dict[str, Any]] = field(default_factory=list)
     hands: list[dict[str, Any]] = field(default_factory=list)
     findings: list[dict[str, Any]] = field(default_factory=list)

@@ -244,9 +244,13 @@ class GameMeta:
     @property
     def date(self) -> str | None:
         """``YYYYMMDDHH`` (or ``YYYYMMDD`` in 2006 ids) from the log id, when it has one."""
-        if not self.log_id:
+        log_id = self.log_id
+        if not log_id:
             return None
-        digits = self.log_id[: len(self.log_id) - len(self.log_id.lstrip("0123456789"))]
+        head = log_id[:10]
+        if head.isascii() and head.isdigit():  # the usual id: its first ten all digits
+            return head if len(head) >= 8 else None
+        digits = log_id[: len(log_id) - len(log_id.lstrip("0123456789"))]
         return digits[:10] if len(digits) >= 8 else None
 
 

@@ -15,6 +15,9 @@ seat are moves; the rest of a recorded result is only compared).
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import itemgetter
+
 from replay_audit.model.events import (
     RecordedDraw,
     RecordedWin,
@@ -37,6 +40,9 @@ from replay_audit.replay.waits import hand_wait_mask
 from replay_audit.scoring.agari import is_complete_tiles
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
+
+_SEAT = itemgetter(0)
+"""The seat of a ``RecordedDraw.shown`` pair."""
 
 CORE_WIN_CHECKS = getattr(_core, "win_checks", None) if _core is not None else None
 """The core's ``win_checks`` (None: a stale build, no core, or switched off by a test):
@@ -242,13 +248,15 @@ class _Results(_Calls):
                     None,
                     computed=self.live,
                 )
-            concealed = self.concealed
-            flags = self.nagashi
-            # List displays, not generators: cheaper by a frame each.
-            tenpai = tuple([s < n and hand_wait_mask(concealed[s]) != 0 for s in range(seats)])
-            nagashi = tuple([s < n and flags[s] for s in range(seats)])
-            if r.shown is not None:
-                shown = set(r.shown_seats)
+            # each seat that plays (``n``), then False for a placeholder seat; by
+            # ``map``, without a comprehension's frame
+            rest = (False,) * (seats - n)
+            tenpai = tuple(map(bool, map(hand_wait_mask, self.concealed[:n]))) + rest
+            nagashi = tuple(self.nagashi[:n]) + rest
+            # the hands shown are the tenpai hands: as sets, in C; seat by seat if not
+            shown = set(map(_SEAT, r.shown)) if r.shown is not None else None
+            tenpai_seats = set(compress(range(n), tenpai))
+            if shown is not None and shown.intersection(range(n)) != tenpai_seats:
                 for s in range(n):
                     if (s in shown) != tenpai[s]:
                         self._find(

@@ -24,6 +24,7 @@ from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.model.tiles import RED_FIVES, TERMINALS_AND_HONORS
 from replay_audit.native import _core
+from replay_audit.replay import values
 from replay_audit.replay.values import ResultReplay
 from replay_audit.replay.walls import _HandWall
 
@@ -99,8 +100,16 @@ def _core_constants(game: Game, rules: RuleSet) -> TableConstants | None:
         return None
     n = 3 if meta.players == 3 else 4
     live, rinshan_from_live = _live_at_deal(n, rules)
-    return TableConstants(
-        game, rules, n, meta.aka, rules.kan_dora_immediate, live, rinshan_from_live, dealt_seen
+    return values.MAKE(  # (fields set in C, not by the frozen __init__: once a game)
+        TableConstants,
+        game,
+        rules,
+        n,
+        meta.aka,
+        rules.kan_dora_immediate,
+        live,
+        rinshan_from_live,
+        dealt_seen,
     )
 
 

@@ -221,7 +221,7 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
             recorded=len(game.meta.seed or ""),
         )
         findings = (seed, *findings)
-    return GameReplay(game, hands, findings)
+    return values.MAKE(GameReplay, game, hands, findings)  # (fields set in C)
 
 
 def replay_hand(
@@ -272,7 +272,8 @@ def _core_run(game: Game, rules: RuleSet) -> tuple[Callable[..., HandReplay], Ru
     if core is None or play is None or game.meta.format == "tenhou-json":
         return None
     checks = results.CORE_WIN_CHECKS if rules.scoring != "toutenkou" else None
-    return core, RunArgs(play, checks, values.MAKE, _RUN_CLASSES, rules.riichi_cost, rules.chi)
+    args = (play, checks, values.MAKE, _RUN_CLASSES, rules.riichi_cost, rules.chi)
+    return core, values.MAKE(RunArgs, *args)  # (fields set in C, not by the frozen __init__)
 
 
 class _Table(_Results):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import repeat
+from operator import is_, itemgetter
 
 from replay_audit import native
 from replay_audit.model.events import (
@@ -248,13 +249,14 @@ class _WallSource:
             or type(hands) is not tuple
         ):
             return [self.for_hand(h) for h in hands]
-        plans = []
-        for dealer in range(4):
-            key = (self.size, self.flipped, dealer)
-            lay = _LAYOUTS[key] if key in _LAYOUTS else _layout(*key)
-            plans.append(lay.plan if lay is not None else None)
+        key = (self.size, self.flipped)
+        plans = _PLANS[key] if key in _PLANS else _plans(*key)
         limit = self.SEARCH_LIMIT + 64
-        got = core(it, self.cache, hands, tuple(plans), limit, values.MAKE, _HandWall)
+        got: list[_HandWall | None] = core(
+            it, self.cache, hands, plans, limit, values.MAKE, _HandWall
+        )
+        if not any(map(is_, got, repeat(NotImplemented, len(got)))):  # the core took all
+            return got
         return [
             self.for_hand(h) if w is NotImplemented else w for h, w in zip(hands, got, strict=True)
         ]
@@ -264,6 +266,22 @@ class _WallSource:
             return False
         self.cache.append(next(self.it))
         return True
+
+
+_PLANS: dict[tuple[int, bool], tuple[tuple[object, ...] | None, ...]] = {}
+"""``_plans`` by (size, flipped)."""
+
+
+def _plans(size: int, flipped: bool) -> tuple[tuple[object, ...] | None, ...]:
+    """Each dealer's ``_Layout.plan`` (None where it has none) for ``_core.hand_walls``,
+    made once per kind of wall rather than looked up again at every game."""
+    plans = []
+    for dealer in range(4):
+        key = (size, flipped, dealer)
+        lay = _LAYOUTS[key] if key in _LAYOUTS else _layout(*key)
+        plans.append(lay.plan if lay is not None else None)
+    found = _PLANS[size, flipped] = tuple(plans)
+    return found
 
 
 def _init_shuffle(hand: HandLog) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from replay_audit.auditing.auditor import audit_file
+from replay_audit.auditing.auditor import audit_file, validate_file
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.report.part_rows import PartRows
@@ -83,11 +83,18 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
         gc.enable()
 
 
+_DIGESTING: tuple[Worker, ...] = (audit_file, validate_file)
+"""The workers that take ``stored_digest=True`` and then give the stored bytes'
+digest (``FileAudit.stored_sha256``) from their own read; any other worker is
+called as ``Worker`` says, and its files are hashed here (``_stored_sha256``)."""
+
+
 def _stored_sha256(path: str, fa: FileAudit) -> str | None:
     """The content half of the file's resume key: the digest the worker took of the
-    bytes it read (``FileAudit.stored_sha256``, set by ``audit_file``), so a file is
-    read once; else (another worker, or a file it could not read) ``file_sha256``,
-    None when the file cannot be read (the worker reports that itself)."""
+    bytes it read (``FileAudit.stored_sha256``, asked of ``_DIGESTING``'s workers),
+    so a file is read once; else (another worker, or a file it could not read)
+    ``file_sha256``, None when the file cannot be read (the worker reports that
+    itself)."""
     if fa.stored_sha256 is not None:
         return fa.stored_sha256
     try:
@@ -106,8 +113,13 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     # audited, and the file's dicts are freed with it (``report.part_rows``); its
     # ``files`` row too (also the index entry's ``file_row``, the same dict)
     tables = PartRows(_PART_TABLES) if task.out is not None else None
+    worker, rules, strict = task.worker, task.rules, task.strict
+    digesting = worker in _DIGESTING
     for path in task.paths:
-        fa = task.worker(path, task.rules, strict=task.strict)
+        if digesting:
+            fa = worker(path, rules, strict=strict, stored_digest=True)
+        else:
+            fa = worker(path, rules, strict=strict)
         file_row = fa.file_row()
         entries.append(
             {

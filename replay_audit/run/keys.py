@@ -20,7 +20,8 @@ from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
 
 Worker = Callable[..., FileAudit]
-"""``worker(path, rules, strict=...) -> FileAudit``; top-level so it pickles."""
+"""``worker(path, rules, strict=...) -> FileAudit``; top-level so it pickles.  The
+package's own workers also take ``stored_digest=True`` (``run.chunk._DIGESTING``)."""
 
 
 def rules_key(rules: RuleSet | None) -> tuple[str, str]:

@@ -102,22 +102,34 @@ def final_points(
     Counted in whole ``1/12000`` of a point (``_UNIT``): every value is exact
     there, so the rounding is the exact rational one without ``Fraction``'s cost
     (a rule file may give a non-integer uma or oka: those are counted as
-    fractions, ``_rational_points``).
+    fractions, ``_rational_points``).  Every game calls it, so it is written out:
+    no generator, the places' values per rule set made once (``_place_units``).
     """
     players = rules.players
-    raw = final_scores(scores, sticks_left, rules)
-    ret = rules.return_points
-    below = sum(1 for s in range(players) if raw[s] < ret)
-    uma = rules.uma_rows[below] if rules.uma_rows else rules.uma
-    if not (
-        type(ret) is int
-        and type(rules.oka) is int
-        and _INT.issuperset(map(type, uma))
-        and _INT.issuperset(map(type, raw[:players]))
-    ):
+    order = _order(scores, players)
+    raw = tuple(scores)
+    if sticks_left and rules.leftover_sticks_to_top:  # ``final_scores``
+        add = sticks_left * rules.riichi_cost
+        top_up = list(raw)
+        top_up[order[0]] += add
+        raw = tuple(top_up)
+        if add < 0:  # (never in a preset: a top that may have lost its place)
+            order = _order(raw, players)
+    rows = _place_units(rules)
+    seated = raw[:players]
+    if rows is None or not _INT.issuperset(map(type, seated)):
         return raw, _rational_points(raw, rules, era)
-    order = _order(raw, players)
-    bonus = _bonus_units(raw, uma, rules, order)
+    ret = rules.return_points
+    below = sum(map(ret.__gt__, seated))  # seats below the return (ints: no NotImplemented)
+    places = rows[below] if rules.uma_rows else rows[0]
+    if places is None:
+        return raw, _rational_points(raw, rules, era)
+    if rules.ties == "split":
+        bonus = _bonus_units(raw, places, players, order)
+    else:
+        bonus = [0] * players
+        for place, seat in enumerate(order):
+            bonus[seat] = places[place]
     points = [0.0] * len(raw)
     if era == "exact":
         for s in range(players):
@@ -159,26 +171,60 @@ def _half_away(n: int, d: int) -> int:
     return whole if n >= 0 else -whole
 
 
+PlaceUnits = tuple[tuple[int, ...] | None, ...]
+"""Each place's uma plus the top's oka in ``1/_UNIT`` of a point: one row per
+``rules.uma_rows`` row (one row, ``rules.uma``'s, without them); a row is None
+where one of its values is not an int."""
+
+_PLACE_UNITS: dict[int, tuple[RuleSet, PlaceUnits | None]] = {}
+"""``_place_units`` by the ``id`` of the rules (held in the entry, so the id stays
+theirs)."""
+
+
+def _place_units(rules: RuleSet) -> PlaceUnits | None:
+    """The rules' ``PlaceUnits``, None where the return points or the oka is not an
+    int (``_rational_points`` then counts).  Made once per rule set: the games of a
+    lobby share it, and checking and scaling the uma again was a sixth of
+    ``final_points``.
+
+    >>> from replay_audit.model.rules.presets import PRESETS
+    >>> _place_units(PRESETS["tenhou-4p"])
+    ((480000, 120000, -120000, -240000),)
+    """
+    entry = _PLACE_UNITS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    table: PlaceUnits | None = None
+    if type(rules.return_points) is int and type(rules.oka) is int:
+        oka = rules.oka * _UNIT
+        rows: list[tuple[int, ...] | None] = []
+        for uma in rules.uma_rows or (rules.uma,):
+            if _INT.issuperset(map(type, uma)):
+                units = [u * _UNIT for u in uma]
+                units[0] += oka
+                rows.append(tuple(units))
+            else:
+                rows.append(None)
+        table = tuple(rows)
+    if len(_PLACE_UNITS) >= 256:  # many short-lived RuleSets: stay bounded
+        _PLACE_UNITS.clear()
+    _PLACE_UNITS[id(rules)] = (rules, table)
+    return table
+
+
 def _bonus_units(
-    scores: Sequence[int], uma: Sequence[int], rules: RuleSet, order: Sequence[int]
+    scores: Sequence[int], places: Sequence[int], players: int, order: Sequence[int]
 ) -> list[int]:
-    """``place_bonus`` in ``1/_UNIT`` of a point, for an integer ``uma`` row (the
-    one ``final_points`` picked) and oka; ``order`` is ``_order(scores, players)``
-    (``final_points`` needs it too, and works it out once)."""
-    players = rules.players
-    bonus = [u * _UNIT for u in uma]
-    bonus[0] += rules.oka * _UNIT
+    """``place_bonus`` in ``1/_UNIT`` of a point with ``ties == "split"``: tied
+    players share the places' values (``places``, a ``_place_units`` row);
+    ``order`` is ``_order(scores, players)``."""
     result = [0] * players
-    if rules.ties != "split":
-        for place, seat in enumerate(order):
-            result[seat] = bonus[place]
-        return result
     i = 0
     while i < players:
         j = i + 1
         while j < players and scores[order[j]] == scores[order[i]]:
             j += 1
-        share = sum(bonus[i:j]) // (j - i)  # exact: _UNIT is a multiple of 2, 3 and 4
+        share = sum(places[i:j]) // (j - i)  # exact: _UNIT is a multiple of 2, 3 and 4
         for k in range(i, j):
             result[order[k]] = share
         i = j
