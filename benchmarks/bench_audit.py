@@ -23,9 +23,12 @@ Usage (from the project root)::
     python benchmarks/bench_audit.py --skip-speed --formats csv,json,html  # memory only
 
 The machine should be quiet: other processes on the same cores lower the
-speed-up figure.  ``--repeat N`` runs each speed measurement N times (each in
-its own fresh subprocess) and keeps the fastest, the run least disturbed by
-other processes.  Nothing here is asserted; the figures go to the README.
+speed-up figure.  ``--repeat N`` runs N rounds of the three speed measurements
+(lxml, 1 job, N jobs, each in its own fresh subprocess, in turn) and keeps the
+fastest of each, the run least disturbed by other processes; it also prints each
+round's own speed-up and their median, since on a shared machine two best-ofs
+taken minutes apart can catch different loads.  Nothing here is asserted; the
+figures go to the README.
 """
 
 from __future__ import annotations
@@ -34,12 +37,12 @@ import argparse
 import contextlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -156,9 +159,21 @@ def _run_child(
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _best(repeat: int, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """The fastest of ``repeat`` runs (by ``seconds``)."""
-    return min((run() for _ in range(max(1, repeat))), key=lambda r: r["seconds"])
+def _rounds(
+    repeat: int, jobs: int, files: list[str], tmp: Path
+) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """``repeat`` rounds of (lxml, audit with 1 job, audit with ``jobs``), run in turn:
+    on a shared machine the load drifts from minute to minute, so the runs compared
+    in one round are seconds apart, not a whole best-of series apart (the best of
+    each kind is printed as before, and each round's own speed-up beside it)."""
+    return [
+        (
+            _run_child("lxml", 1, files, tmp),
+            _run_child("audit", 1, files, tmp),
+            _run_child("audit", jobs, files, tmp),
+        )
+        for _ in range(max(1, repeat))
+    ]
 
 
 def _copies(files: list[str], tmp: Path, times: int) -> list[str]:
@@ -204,9 +219,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as t:
         tmp = Path(t)
         if not ns.skip_speed:
-            lx = _best(ns.repeat, lambda: _run_child("lxml", 1, files, tmp))
-            one = _best(ns.repeat, lambda: _run_child("audit", 1, files, tmp))
-            par = _best(ns.repeat, lambda: _run_child("audit", ns.jobs, files, tmp))
+            rounds = _rounds(ns.repeat, ns.jobs, files, tmp)
+            lx, one, par = (
+                min(kind, key=lambda r: r["seconds"]) for kind in zip(*rounds, strict=True)
+            )
             hands = one["hands"]
             print(f"bare lxml parse:      {lx['seconds']:8.2f} s  ({lx['elements']} elements)")
             print(
@@ -221,6 +237,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"audit / lxml ratio:   {one['seconds'] / lx['seconds']:8.2f} x  (target <= 4)")
             print(
                 f"speed-up {ns.jobs} jobs:     {one['seconds'] / par['seconds']:8.2f} x  (target >= 1.8)"
+            )
+            pairs = sorted(o["seconds"] / p["seconds"] for _, o, p in rounds)
+            print(
+                f"speed-up by round:    {' / '.join(f'{r:.2f}' for r in pairs)} x"
+                f"  (median {statistics.median(pairs):.2f}: each round's 1 job over its {ns.jobs} jobs)"
             )
         if not ns.skip_memory:
             for times in (1, 4):
