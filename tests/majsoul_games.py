@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -82,28 +82,14 @@ MANGAN = Shape(
     yaku=("平和(1飜)", "断幺九(1飜)", "ドラ(2飜)", "赤ドラ(1飜)"),
 )
 
-SMALL_3P = Shape(
-    win=(21, 22, 23, 26, 27, 34, 35, 36, 32, 32, 37, 38, 39),
-    ron=28,
-    dora=SMALL.dora,
-    loser=HONORS,
-    junk=SMALL.junk,
-    draws=SMALL.draws,
-    points=SMALL.points,
-    text=SMALL.text,
-    yaku=SMALL.yaku,
+SMALL_3P = replace(
+    SMALL, win=(21, 22, 23, 26, 27, 34, 35, 36, 32, 32, 37, 38, 39), ron=28, loser=HONORS
 )
-MANGAN_3P = Shape(
-    win=(22, 23, 24, 26, 27, 28, 25, 52, 36, 37, 38, 33, 34),
-    ron=32,
-    dora=24,
-    loser=HONORS,
-    junk=MANGAN.junk,
-    draws=MANGAN.draws,
-    points=MANGAN.points,
-    text=MANGAN.text,
-    yaku=MANGAN.yaku,
+MANGAN_3P = replace(
+    MANGAN, win=(22, 23, 24, 26, 27, 28, 25, 52, 36, 37, 38, 33, 34), ron=32, dora=24, loser=HONORS
 )
+"""The two shapes with three players: the same value, draws and junk, with no 2-8m in
+the winner's hand and the discarder's tiles all honours (``HONORS``)."""
 
 Win = tuple[int, int, Shape]
 """One hand: the winner, the discarder and the shape."""
