@@ -15,9 +15,6 @@ seat are moves; the rest of a recorded result is only compared).
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter
-
 from replay_audit.model.events import (
     RecordedDraw,
     RecordedWin,
@@ -40,9 +37,6 @@ from replay_audit.replay.waits import hand_wait_mask
 from replay_audit.scoring.agari import is_complete_tiles
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
-
-_SEAT = itemgetter(0)
-"""The seat of a ``RecordedDraw.shown`` pair."""
 
 CORE_WIN_CHECKS = getattr(_core, "win_checks", None) if _core is not None else None
 """The core's ``win_checks`` (None: a stale build, no core, or switched off by a test):
@@ -253,10 +247,8 @@ class _Results(_Calls):
             rest = (False,) * (seats - n)
             tenpai = tuple(map(bool, map(hand_wait_mask, self.concealed[:n]))) + rest
             nagashi = tuple(self.nagashi[:n]) + rest
-            # the hands shown are the tenpai hands: as sets, in C; seat by seat if not
-            shown = set(map(_SEAT, r.shown)) if r.shown is not None else None
-            tenpai_seats = set(compress(range(n), tenpai))
-            if shown is not None and shown.intersection(range(n)) != tenpai_seats:
+            if r.shown is not None:  # the hands shown are the tenpai hands
+                shown = set(r.shown_seats)
                 for s in range(n):
                     if (s in shown) != tenpai[s]:
                         self._find(

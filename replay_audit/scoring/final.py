@@ -102,19 +102,12 @@ def final_points(
     Counted in whole ``1/12000`` of a point (``_UNIT``): every value is exact
     there, so the rounding is the exact rational one without ``Fraction``'s cost
     (a rule file may give a non-integer uma or oka: those are counted as
-    fractions, ``_rational_points``).  Every game calls it, so it is written out:
-    no generator, the places' values per rule set made once (``_place_units``).
+    fractions, ``_rational_points``).  Every game calls it, so it has no generator,
+    and the places' values are made once per rule set (``_place_units``).
     """
     players = rules.players
-    order = _order(scores, players)
-    raw = tuple(scores)
-    if sticks_left and rules.leftover_sticks_to_top:  # ``final_scores``
-        add = sticks_left * rules.riichi_cost
-        top_up = list(raw)
-        top_up[order[0]] += add
-        raw = tuple(top_up)
-        if add < 0:  # (never in a preset: a top that may have lost its place)
-            order = _order(raw, players)
+    raw = final_scores(scores, sticks_left, rules)
+    order = _order(raw, players)
     rows = _place_units(rules)
     seated = raw[:players]
     if rows is None or not _INT.issuperset(map(type, seated)):
