@@ -29,6 +29,7 @@ from replay_audit.model.rules.presets import load_rules
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.parsers.sniff import sniff_format
 from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
+from replay_audit.parsers.tenhou_xml.from_columns import game_from_core
 from replay_audit.stats.file_facts import file_facts
 
 # The cyclic garbage collector is held while one file is audited.  A Phoenix
@@ -214,7 +215,13 @@ def _parse(data: bytes, source: str, fmt: str, strict: bool) -> Game:
         from replay_audit.parsers.tenhou_json import parse_tenhou_json
 
         return parse_tenhou_json(data, source, strict=strict)
-    return parse_tenhou_xml(data, source, strict=strict)
+    # the core's lazy build: the hands' draws and discards are not made as objects
+    # (the audit's readers read them as the core keeps them); what it declines, the
+    # Python reader reads (and refuses), as parse_tenhou_xml would after it
+    game = game_from_core(data, source, lazy=True)
+    if game is not None:
+        return game
+    return parse_tenhou_xml(data, source, strict=strict, engine="python")
 
 
 def _add_facts(fa: FileAudit, game: Game) -> None:

@@ -11,12 +11,14 @@
 #include "build_events.hpp"
 
 #include "build_values.hpp"
+#include "hand_events.hpp"
 
 #include <structmember.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -96,11 +98,14 @@ public:
           unquote_(py::reinterpret_borrow<py::object>(unquote)),
           shuffle_("shuffle"),
           gold_("gold"),
-          rc_("rc") {}
+          rc_("rc"),
+          lazy_classes_(std::make_shared<const LazyClasses>(LazyClasses{draw_, discard_})) {}
 
     // (game values, players, pre_game, hands, the last owari or None), or None if declined.
-    py::object build(const py::bytes& data, int max_elements,
-                     std::size_t max_attribute_length) const {
+    // ``lazy``: each hand's events a HandEvents (hand_events.hpp), its draws and
+    // discards kept as records, not objects; pre_game stays a tuple.
+    py::object build(const py::bytes& data, int max_elements, std::size_t max_attribute_length,
+                     bool lazy) const {
         const std::string_view view(data);
         Limits limits;
         limits.max_elements = max_elements;
@@ -113,8 +118,12 @@ public:
             ok = read_mjlog(view, &g, nullptr, limits);
         }
         if (!ok) return py::none();
+        // a lazy event's ints are borrowed from the cache (lazy_int): every tile id in it
+        std::size_t largest = lazy ? 255 : 0;
         if (!g.events.seq.empty())
-            cache_ints(std::size_t(*std::max_element(g.events.seq.begin(), g.events.seq.end())));
+            largest = std::max(largest, std::size_t(*std::max_element(g.events.seq.begin(),
+                                                                      g.events.seq.end())));
+        if (lazy || !g.events.seq.empty()) cache_ints(largest);
         const std::vector<py::object> owaris = make_owaris(g);
         const std::vector<py::object> melds = make_melds(g);
         const std::vector<py::object> wins = make_wins(g, melds, owaris);
@@ -122,20 +131,48 @@ public:
         const auto n_hands = static_cast<Py_ssize_t>(g.hands.size());
         const Events& e = g.events;
         // events per hand (slot 0: before the first hand), then each tuple filled
+        // (and, lazy, the objects each holds: the events neither draws nor discards)
         std::vector<Py_ssize_t> fill(static_cast<std::size_t>(n_hands) + 1, 0);
-        for (std::int32_t h : e.hand) {
+        std::vector<Py_ssize_t> others(fill.size(), 0);
+        for (std::size_t i = 0; i < e.size(); ++i) {
+            const std::int32_t h = e.hand[i];
             check(h >= -1 && h < n_hands, "event hand");
             ++fill[static_cast<std::size_t>(h + 1)];
+            others[static_cast<std::size_t>(h + 1)] += e.kind[i] != kDraw && e.kind[i] != kDiscard;
         }
         std::vector<py::object> groups;
         groups.reserve(fill.size());
-        for (Py_ssize_t& n : fill) {
-            groups.push_back(own(PyTuple_New(n)));
-            n = 0;
+        for (std::size_t slot = 0; slot < fill.size(); ++slot) {
+            if (lazy && slot > 0)
+                groups.push_back(own(reinterpret_cast<PyObject*>(
+                    new_hand_events(fill[slot], others[slot], lazy_classes_))));
+            else
+                groups.push_back(own(PyTuple_New(fill[slot])));
+            fill[slot] = 0;
+            others[slot] = 0;
         }
         for (std::size_t i = 0; i < e.size(); ++i) {
             const auto slot = static_cast<std::size_t>(e.hand[i] + 1);
-            PyTuple_SET_ITEM(groups[slot].ptr(), fill[slot]++, event(g, i, melds, wins, draws));
+            if (!lazy || slot == 0) {
+                PyTuple_SET_ITEM(groups[slot].ptr(), fill[slot]++, event(g, i, melds, wins, draws));
+                continue;
+            }
+            auto* he = reinterpret_cast<HandEventsObject*>(groups[slot].ptr());
+            EventRecord& r = he->records[fill[slot]++];
+            r.seq = e.seq[i];
+            r.tile = e.tile[i];
+            r.seat = e.seat[i];
+            r.tsumogiri = e.tsumogiri[i];
+            r.obj = -1;
+            if (e.kind[i] == kDraw) {
+                r.kind = kLazyDraw;
+            } else if (e.kind[i] == kDiscard) {
+                r.kind = kLazyDiscard;
+            } else {
+                r.kind = kLazyOther;
+                r.obj = static_cast<std::int32_t>(others[slot]++);
+                he->objects[r.obj] = event(g, i, melds, wins, draws);
+            }
         }
         py::object hands = own(PyTuple_New(n_hands));
         for (Py_ssize_t h = 0; h < n_hands; ++h)
@@ -381,6 +418,7 @@ private:
     std::vector<py::object> meld_kinds_, draw_kinds_;
     py::object unquote_;
     py::str shuffle_, gold_, rc_;
+    std::shared_ptr<const LazyClasses> lazy_classes_;
 };
 
 }  // namespace
@@ -411,8 +449,9 @@ void bind_game_builder(py::module_& m) {
     py::class_<GameBuilder>(
         m, "GameBuilder",
         "Builds a Game's parts from one mjlog document in one pass: ``build(data,\n"
-        "max_elements, max_attribute_length)`` gives (game values, players, pre_game,\n"
-        "hands, the last Owari or None), or None where read_mjlog declines the document.  Given the\n"
+        "max_elements, max_attribute_length, lazy=False)`` gives (game values, players,\n"
+        "pre_game, hands, the last Owari or None), or None where read_mjlog declines the\n"
+        "document; with ``lazy`` each hand's events are a HandEvents.  Given the\n"
         "model's classes once (each checked to have exactly the slots it fills), the\n"
         "MeldKind members and draw kinds in code order, and urllib's unquote.")
         .def(py::init<py::handle, py::handle, py::handle, py::handle, py::handle, py::handle,
@@ -426,7 +465,8 @@ void bind_game_builder(py::module_& m) {
              py::arg("meld_kinds"),
              py::arg("draw_kinds"), py::arg("unquote"))
         .def("build", &GameBuilder::build, py::arg("data"), py::arg("max_elements"),
-             py::arg("max_attribute_length"));
+             py::arg("max_attribute_length"), py::kw_only(), py::arg("lazy") = false);
+    add_hand_events_type(m);
 }
 
 }  // namespace replay_audit::core::mjlog

@@ -147,6 +147,8 @@ public:
         return obj;
     }
 
+    PyTypeObject* type() const { return type_; }
+
 private:
     PyTypeObject* type_ = nullptr;
     py::object cls_;  // keeps the class alive
@@ -246,3 +248,14 @@ inline void check(bool ok, const char* what) {
 }
 
 }  // namespace replay_audit::core::mjlog::build_values
+
+namespace replay_audit::core {
+
+// The Draw and Discard classes a HandEvents makes its lazy events of (hand_events.hpp),
+// as the builder makes them: shared by the builder and every HandEvents it made, so a
+// hand kept past its builder still makes its events.
+struct LazyClasses {
+    mjlog::build_values::SlotClass draw, discard;
+};
+
+}  // namespace replay_audit::core

@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "facts_scan.hpp"
+#include "hand_events.hpp"
 #include "py_errors.hpp"
 #include "slots.hpp"
 #include "waits.hpp"
@@ -374,7 +375,8 @@ PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
         PyErr_SetString(PyExc_TypeError, "hand_scan takes 5 arguments");
         return nullptr;
     }
-    PyObject* events = args[0];
+    PyObject* events = events_tuple(args[0]);
+    if (events == nullptr) return nullptr;
     PyObject* haipai = args[2];
     PyObject* classes = args[3];
     PyObject* kinds = args[4];

@@ -11,6 +11,7 @@
 
 #include "facts.hpp"
 #include "facts_scan.hpp"
+#include "hand_events.hpp"
 #include "hand_label.hpp"
 #include "py_errors.hpp"
 #include "slots.hpp"
@@ -395,6 +396,8 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
     enum { hEvents, hHaipai, hIndex, hDealer };
     if (seats.ok && hand_slots.of(Py_TYPE(hand), hand_names)) {
         PyObject* events = slot_value(hand, hand_slots.at[hEvents]);
+        if (events != nullptr && (events = events_tuple(events)) == nullptr)
+            throw py::error_already_set();
         PyObject* haipai = slot_value(hand, hand_slots.at[hHaipai]);
         PyObject* index = slot_value(hand, hand_slots.at[hIndex]);
         PyObject* dealer = slot_value(hand, hand_slots.at[hDealer]);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "hand_events.hpp"
 #include "py_errors.hpp"
 #include "slots.hpp"
 
@@ -319,6 +320,10 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
     end->logged = ints(hand_scores.ptr());
     std::vector<I64>& logged = end->logged;
     py::object events = attr(hand, nm.events), replayed = attr(hr, nm.results);
+    if (PyObject* t = core::events_tuple(events.ptr()); t != events.ptr()) {
+        if (t == nullptr) throw py::error_already_set();
+        events = py::reinterpret_borrow<py::object>(t);
+    }
     if (!PyTuple_CheckExact(events.ptr()) || !PyTuple_CheckExact(replayed.ptr())) declined();
     const Py_ssize_t n_replayed = PyTuple_GET_SIZE(replayed.ptr());
     I64 sticks = at.sticks;

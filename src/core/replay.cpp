@@ -5,6 +5,7 @@
 // replay are in replay_calls.cpp.
 #include "replay.hpp"
 
+#include "hand_events.hpp"
 #include "replay_plumbing.hpp"
 #include "waits.hpp"
 
@@ -122,6 +123,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     if (!table_slots.of(Py_TYPE(table), kTableNames))
         throw py::type_error("play_moves: the table must be a replay.state._TableState");
     const Py_ssize_t* at = table_slots.at;
+    events = events_tuple(events);
+    if (events == nullptr) throw py::error_already_set();
     if (!PyTuple_CheckExact(events)) throw py::type_error("play_moves: events must be a tuple");
     PyObject* lists = slot_value(table, at[kCoreLists]);
     if (lists == nullptr || !PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != kCoreListCount)

@@ -7,6 +7,7 @@
 // reference (tests/test_core_replay_hand.py holds them equal on the corpus).
 #include "replay_hand.hpp"
 
+#include "hand_events.hpp"
 #include "py_errors.hpp"
 #include "slots.hpp"
 #include "table_state.hpp"
@@ -344,6 +345,8 @@ py::object hand_replay(PyObject* table, PyObject* make, PyObject* const* consts)
 // ``classes`` is checked by the caller, ``table``'s class by table_slots.
 py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject* checks,
                      PyObject* make, PyObject* const* consts, PyObject* cost, PyObject* chi_allowed) {
+    events = events_tuple(events);
+    if (events == nullptr) throw py::error_already_set();
     if (!PyTuple_CheckExact(events)) throw py::type_error("run_hand: events must be a tuple");
     const Names& nm = names();
     PyObject* results = get(table, T_RESULTS);

@@ -5,6 +5,7 @@
 // the auditor's row, not only the scorer's values.
 #include "score_bindings.hpp"
 
+#include "hand_events.hpp"
 #include "score_context.hpp"
 
 namespace core = replay_audit::core;
@@ -264,7 +265,8 @@ PyObject* events_except_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) n
         PyErr_SetString(PyExc_TypeError, "events_except(events, skip): skip a tuple of classes");
         return nullptr;
     }
-    PyObject* events = args[0];
+    PyObject* events = core::events_tuple(args[0]);
+    if (events == nullptr) return nullptr;
     PyObject* skip = args[1];
     const Py_ssize_t n_skip = PyTuple_GET_SIZE(skip);
     if (!PyTuple_CheckExact(events)) Py_RETURN_NONE;

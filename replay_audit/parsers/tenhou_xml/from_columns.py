@@ -46,10 +46,15 @@ def decode_meld(m: int, who: int, *, gari: bool = False) -> Meld | None:
     return Meld(_MELD_KINDS[kind], tiles, called, from_seat, added)
 
 
-def game_from_core(data: bytes, source: str = "<bytes>") -> ev.Game | None:
+def game_from_core(data: bytes, source: str = "<bytes>", *, lazy: bool = False) -> ev.Game | None:
     """The ``Game`` that ``parse_tenhou_xml(data, source)`` returns, read and built by
     the core; None if the core declines the document (or is not built): then only
-    the Python reader can say what it is."""
+    the Python reader can say what it is.
+
+    ``lazy`` (the audit's parse, ``auditing.auditor``): each hand's ``events`` a
+    ``_core.HandEvents`` rather than a tuple, equal to it item by item, whose draws
+    and discards (nine events in ten) are made only when read; the core's readers
+    (replay, hand audit, facts) read them without an object each."""
     if _BUILDER is None:  # no core, or one built before GameBuilder: the Python reader
         return None
     # thousands of small acyclic objects: the cyclic GC would only walk them again
@@ -58,7 +63,9 @@ def game_from_core(data: bytes, source: str = "<bytes>") -> ev.Game | None:
     if paused:
         gc.disable()
     try:
-        built = _BUILDER.build(bytes(data), limits.MAX_ELEMENTS, limits.MAX_ATTRIBUTE_LENGTH)
+        built = _BUILDER.build(
+            bytes(data), limits.MAX_ELEMENTS, limits.MAX_ATTRIBUTE_LENGTH, lazy=lazy
+        )
         if built is None:
             return None
         g, players, pre_game, hands, owari = built

@@ -1,0 +1,129 @@
+"""The core's lazy events (``_core.HandEvents``): what the audit's parse gives each hand.
+
+``game_from_core(..., lazy=True)`` keeps a hand's draws and discards as records and
+makes their objects only when read; every reader must see what the eager build's tuple
+holds.  Checked over every mjlog XML of the shared corpus (item by item and as a whole,
+hashes and pickles), and the sequence protocol on a fixture.
+"""
+
+from __future__ import annotations
+
+import gzip
+import pickle
+from pathlib import Path
+
+import pytest
+
+from replay_audit.model.events import Discard, Draw, Game
+from replay_audit.parsers.tenhou_xml.from_columns import game_from_core
+from tests.conftest import CORPUS, FIXTURES, need
+
+try:
+    from replay_audit import _core
+except ImportError:  # pragma: no cover - the pure-Python install
+    _core = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.skipif(
+    _core is None or not hasattr(_core, "HandEvents"), reason="replay_audit._core is not built"
+)
+
+
+def _both(data: bytes, source: str) -> tuple[Game, Game] | None:
+    eager = game_from_core(data, source)
+    lazy = game_from_core(data, source, lazy=True)
+    if eager is None:
+        assert lazy is None
+        return None
+    assert lazy is not None
+    return eager, lazy
+
+
+def _same_hands(eager: Game, lazy: Game) -> None:
+    assert lazy.pre_game == eager.pre_game
+    assert type(lazy.pre_game) is tuple
+    assert len(lazy.hands) == len(eager.hands)
+    for he, hl in zip(eager.hands, lazy.hands, strict=True):
+        want, got = he.events, hl.events
+        assert type(got) is _core.HandEvents
+        assert len(got) == len(want)
+        for i, item in enumerate(want):
+            seen = got[i]
+            assert type(seen) is type(item)
+            assert seen == item
+        assert got == want and want == got
+        assert not (got != want)
+        assert list(got) == list(want)
+        assert hash(got) == hash(want)
+        assert pickle.loads(pickle.dumps(got)) == want
+        assert hl.results == he.results and hl.moves == he.moves
+    assert lazy == eager
+
+
+def _corpus_paths() -> list[Path]:
+    return sorted((CORPUS / "tenhou-xml").rglob("*.xml.gz")) + sorted(
+        (CORPUS / "pairs").glob("*.xml.gz")
+    )
+
+
+def test_lazy_events_equal_the_eager_tuples_over_the_corpus() -> None:
+    need(CORPUS)
+    built = 0
+    for path in _corpus_paths():
+        both = _both(gzip.decompress(path.read_bytes()), path.name)
+        if both is not None:
+            _same_hands(*both)
+            built += 1
+    assert built > 0
+
+
+@pytest.fixture(scope="module")
+def game_pair() -> tuple[Game, Game]:
+    for path in sorted(FIXTURES.rglob("*.xml")):
+        both = _both(path.read_bytes(), path.name)
+        if both is not None and any(
+            isinstance(e, Discard) for h in both[0].hands for e in h.events
+        ):
+            return both
+    pytest.skip("no fixture the core builds")
+
+
+def test_sequence_protocol(game_pair: tuple[Game, Game]) -> None:
+    eager, lazy = game_pair
+    want, got = eager.hands[0].events, lazy.hands[0].events
+    n = len(want)
+    assert got[-1] == want[-1] and got[-n] == want[0]
+    for bad in (n, -n - 1, 10**6):
+        with pytest.raises(IndexError):
+            got[bad]
+    with pytest.raises(TypeError):
+        got["a"]  # type: ignore[call-overload]
+    for part in (slice(None), slice(2, 9), slice(None, None, -1), slice(1, -1, 3), slice(5, 2)):
+        assert got[part] == want[part]
+        assert type(got[part]) is tuple
+    assert repr(got) == repr(want)
+    assert got.materialize() == want and type(got.materialize()) is tuple
+    assert got.materialize() is got.materialize()
+    assert got.count(want[0]) == want.count(want[0]) and got.index(want[1]) == 1
+    assert want[1] in got
+    assert type(pickle.loads(pickle.dumps(got))) is tuple
+    kinds = {type(e) for e in got}
+    assert Draw in kinds and Discard in kinds
+
+
+def test_equality_and_order_as_tuples(game_pair: tuple[Game, Game]) -> None:
+    eager, lazy = game_pair
+    a, b = lazy.hands[0].events, lazy.hands[1].events
+    assert a == a and a == eager.hands[0].events and a != b and b != eager.hands[0].events
+    with pytest.raises(TypeError):  # as the tuples (events do not order)
+        a < b  # noqa: B015
+    assert a != list(eager.hands[0].events)
+    assert a != 3
+    assert {a: 1}[eager.hands[0].events] == 1
+
+
+def test_draws_are_new_objects_equal_to_the_eager_ones(game_pair: tuple[Game, Game]) -> None:
+    eager, lazy = game_pair
+    got = lazy.hands[0].events
+    i = next(i for i, e in enumerate(got) if isinstance(e, Draw))
+    assert got[i] == eager.hands[0].events[i] and got[i] is not got[i]
+    assert got[i].seq == eager.hands[0].events[i].seq
