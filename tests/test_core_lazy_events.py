@@ -51,7 +51,7 @@ def _same_hands(eager: Game, lazy: Game) -> None:
             assert type(seen) is type(item)
             assert seen == item
         assert got == want and want == got
-        assert not (got != want)
+        assert (got != want) is False and (want != got) is False
         assert list(got) == list(want)
         assert hash(got) == hash(want)
         assert pickle.loads(pickle.dumps(got)) == want
