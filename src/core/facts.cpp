@@ -76,6 +76,10 @@ __attribute__((always_inline)) inline long small_int(PyObject* obj, Py_ssize_t a
     return x;
 }
 
+// A lazy event's seat or tile id (hand_events.hpp) in [0, limit), else -1: small_int's
+// answer for the record of a draw or discard that has no object.
+inline long record_int(long v, long limit) { return v >= 0 && v < limit ? v : -1; }
+
 // A slot's value (borrowed; nullptr while unset).
 PyObject* slot_of(PyObject* obj, Py_ssize_t at) {
     return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + at);
@@ -216,28 +220,40 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
     long& declared = out.declared;
     py::list& wins = out.wins;
     py::list& draws = out.draws;
-    const Py_ssize_t count = PyTuple_GET_SIZE(events);
-    PyObject* const* items = &PyTuple_GET_ITEM(events, 0);
+    // a tuple, or the lazy build's HandEvents (its draws and discards read from their
+    // records: ``ev`` null)
+    EventSeq evs(events);
+    if (!evs.ok()) throw Declined{};
+    if (!evs.classes_are(draw_cls, discard_cls)) {
+        events = events_tuple(events);
+        if (events == nullptr) throw py::error_already_set();
+        evs = EventSeq(events);
+    }
+    const Py_ssize_t count = evs.size();
     for (Py_ssize_t i = 0; i < count; ++i) {
-        PyObject* ev = items[i];
-        PyTypeObject* t = Py_TYPE(ev);
+        PyObject* ev = evs.object(i);
+        PyTypeObject* t = evs.type(i);
         if (t == draw_cls) {
-            const long seat = small_int(ev, draw_slots.seat, kAnySeat);
+            const long seat = ev != nullptr ? small_int(ev, draw_slots.seat, kAnySeat)
+                                            : record_int(evs.record(i).seat, kAnySeat);
             if (seat < 0) throw Declined{};
             if (seat < n && tiles[seat].dealt) {
-                const long id = small_int(ev, draw_slots.tile, kTileIds);
+                const long id = ev != nullptr ? small_int(ev, draw_slots.tile, kTileIds)
+                                              : record_int(evs.record(i).tile, kTileIds);
                 if (id < 0) throw Declined{};
                 ++tiles[seat].ids[id];
                 ++tiles[seat].held;
             }
         } else if (t == discard_cls) {
-            const long seat = small_int(ev, discard_slots.seat, kAnySeat);
+            const long seat = ev != nullptr ? small_int(ev, discard_slots.seat, kAnySeat)
+                                            : record_int(evs.record(i).seat, kAnySeat);
             if (seat < 0) throw Declined{};
             if (seat < n) {
                 ++ndisc[seat];
                 SeatTiles& s = tiles[seat];
                 if (s.dealt) {
-                    const long id = small_int(ev, discard_slots.tile, kTileIds);
+                    const long id = ev != nullptr ? small_int(ev, discard_slots.tile, kTileIds)
+                                                  : record_int(evs.record(i).tile, kTileIds);
                     if (id < 0) throw Declined{};
                     if (s.ids[id] == 0) {
                         s.missing = true;
@@ -375,13 +391,13 @@ PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept
         PyErr_SetString(PyExc_TypeError, "hand_scan takes 5 arguments");
         return nullptr;
     }
-    PyObject* events = events_tuple(args[0]);
-    if (events == nullptr) return nullptr;
+    PyObject* events = args[0];
     PyObject* haipai = args[2];
     PyObject* classes = args[3];
     PyObject* kinds = args[4];
     if (!check_classes(classes, kinds)) return nullptr;
-    if (!PyTuple_CheckExact(events) || !PyTuple_CheckExact(haipai) || !PyLong_CheckExact(args[1]))
+    if ((!PyTuple_CheckExact(events) && !is_hand_events(events)) || !PyTuple_CheckExact(haipai) ||
+        !PyLong_CheckExact(args[1]))
         Py_RETURN_NONE;
     const long n = PyLong_AsLong(args[1]);
     if (n < 1 || n > kMaxSeats) {

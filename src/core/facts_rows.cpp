@@ -396,13 +396,11 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
     enum { hEvents, hHaipai, hIndex, hDealer };
     if (seats.ok && hand_slots.of(Py_TYPE(hand), hand_names)) {
         PyObject* events = slot_value(hand, hand_slots.at[hEvents]);
-        if (events != nullptr && (events = events_tuple(events)) == nullptr)
-            throw py::error_already_set();
         PyObject* haipai = slot_value(hand, hand_slots.at[hHaipai]);
         PyObject* index = slot_value(hand, hand_slots.at[hIndex]);
         PyObject* dealer = slot_value(hand, hand_slots.at[hDealer]);
         if (events != nullptr && haipai != nullptr && index != nullptr && dealer != nullptr &&
-            PyTuple_CheckExact(events) && PyTuple_CheckExact(haipai) &&
+            (PyTuple_CheckExact(events) || is_hand_events(events)) && PyTuple_CheckExact(haipai) &&
             PyLong_CheckExact(dealer)) {
             py::object label_owner;
             if (label == nullptr) {

@@ -320,11 +320,9 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
     end->logged = ints(hand_scores.ptr());
     std::vector<I64>& logged = end->logged;
     py::object events = attr(hand, nm.events), replayed = attr(hr, nm.results);
-    if (PyObject* t = core::events_tuple(events.ptr()); t != events.ptr()) {
-        if (t == nullptr) throw py::error_already_set();
-        events = py::reinterpret_borrow<py::object>(t);
-    }
-    if (!PyTuple_CheckExact(events.ptr()) || !PyTuple_CheckExact(replayed.ptr())) declined();
+    // a tuple or the lazy build's HandEvents, its draws and discards read without objects
+    const core::EventSeq evs(events.ptr());
+    if (!evs.ok() || !PyTuple_CheckExact(replayed.ptr())) declined();
     const Py_ssize_t n_replayed = PyTuple_GET_SIZE(replayed.ptr());
     I64 sticks = at.sticks;
     I64 riichi = 0;
@@ -332,16 +330,17 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
     bool first_done = false;
     py::object round_o = number(at.round_index), honba_o = number(at.honba),
                dealer_o = number(at.dealer), zero = number(0);
-    const Py_ssize_t n = PyTuple_GET_SIZE(events.ptr());
+    const Py_ssize_t n = evs.size();
     PyObject* const* passed_over = &PyTuple_GET_ITEM(c.passed_over, 0);
     const Py_ssize_t n_passed = PyTuple_GET_SIZE(c.passed_over);
     for (Py_ssize_t i = 0; i < n; ++i) {
-        PyObject* ev = PyTuple_GET_ITEM(events.ptr(), i);
-        PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(ev));
+        PyObject* type = reinterpret_cast<PyObject*>(evs.type(i));
         // nine events in ten are draws and discards, the first classes passed over
         Py_ssize_t j = 0;
         while (j < n_passed && passed_over[j] != type) ++j;
         if (j < n_passed) continue;
+        PyObject* ev = evs.object(i);
+        if (ev == nullptr) declined();  // a lazy draw or discard not passed over: Python's
         if (type == c.riichi_type) {
             const I64 seat = plain(attr(ev, nm.seat).ptr());
             if (seat < 0 || seat >= c.players || static_cast<std::size_t>(seat) >= logged.size())

@@ -91,6 +91,12 @@ public:
         }
     }
     bool ok() const { return n_ >= 0; }
+    // Whether a lazy seq's draws and discards are of these classes (a tuple's: always,
+    // its items are what they are).  A reader given other classes reads the
+    // materialized tuple instead, so a lazy event is never taken for another class.
+    bool classes_are(PyTypeObject* draw, PyTypeObject* discard) const {
+        return lazy_ == nullptr || (draw == draw_ && discard == discard_);
+    }
     bool lazy() const { return lazy_ != nullptr; }
     Py_ssize_t size() const { return n_; }
 
@@ -106,6 +112,11 @@ public:
         if (r.kind == kLazyDraw) return draw_;
         if (r.kind == kLazyDiscard) return discard_;
         return Py_TYPE(lazy_->objects[r.obj]);
+    }
+    // Event ``i`` as a new reference (a lazy draw or discard made now), null on error.
+    PyObject* item(Py_ssize_t i) const {
+        if (lazy_ == nullptr) return Py_NewRef(items_[i]);
+        return hand_event_item(lazy_, i);
     }
     // Only for a lazy event (object(i) null).
     const EventRecord& record(Py_ssize_t i) const { return lazy_->records[i]; }

@@ -123,9 +123,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     if (!table_slots.of(Py_TYPE(table), kTableNames))
         throw py::type_error("play_moves: the table must be a replay.state._TableState");
     const Py_ssize_t* at = table_slots.at;
-    events = events_tuple(events);
-    if (events == nullptr) throw py::error_already_set();
-    if (!PyTuple_CheckExact(events)) throw py::type_error("play_moves: events must be a tuple");
+    EventSeq evs(events);
+    if (!evs.ok()) throw py::type_error("play_moves: events must be a tuple");
     PyObject* lists = slot_value(table, at[kCoreLists]);
     if (lists == nullptr || !PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != kCoreListCount)
         throw py::value_error("play_moves: the table's core_lists must be a tuple of 17");
@@ -219,7 +218,12 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     PyTypeObject* discard_t = reinterpret_cast<PyTypeObject*>(discard_cls);
     PyTypeObject* declare_t = reinterpret_cast<PyTypeObject*>(rr.declare_cls);
     PyTypeObject* accept_t = reinterpret_cast<PyTypeObject*>(rr.accept_cls);
-    const Py_ssize_t n_ev = PyTuple_GET_SIZE(events);
+    if (!evs.classes_are(draw_t, discard_t)) {
+        events = events_tuple(events);
+        if (events == nullptr) throw py::error_already_set();
+        evs = EventSeq(events);
+    }
+    const Py_ssize_t n_ev = evs.size();
     int last = 0;
     long last_seat = -1, last_tile = -1;
     PyObject* last_seat_obj = nullptr;  // the last discard's seat and tile (borrowed)
@@ -228,14 +232,22 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         // The events were built before the replay and are no longer in the nearest
         // cache: ask for one a few moves ahead (reading each one's type was a fifth of
         // this loop's own time).
-        if (i + 4 < n_ev) __builtin_prefetch(PyTuple_GET_ITEM(events, i + 4));
-        PyObject* ev = PyTuple_GET_ITEM(events, i);
-        PyTypeObject* tp = Py_TYPE(ev);
+        // (a lazy draw or discard has no object: its record is read in place)
+        evs.prefetch(i + 4);
+        PyObject* ev = evs.object(i);
+        PyTypeObject* tp = evs.type(i);
         if (tp == draw_t || tp == discard_t) {
-            Slots<2>& es = tp == draw_t ? draw_slots : discard_slots;
-            if (!es.of(tp, kEventNames)) break;
-            PyObject* seat_obj = slot_value(ev, es.at[0]);
-            PyObject* tile_ptr = slot_value(ev, es.at[1]);  // borrowed: the event holds it
+            PyObject* seat_obj;
+            PyObject* tile_ptr;  // borrowed: the event (or, lazy, the int cache) holds it
+            if (ev != nullptr) {
+                Slots<2>& es = tp == draw_t ? draw_slots : discard_slots;
+                if (!es.of(tp, kEventNames)) break;
+                seat_obj = slot_value(ev, es.at[0]);
+                tile_ptr = slot_value(ev, es.at[1]);
+            } else {
+                seat_obj = lazy_int(evs.record(i).seat);
+                tile_ptr = lazy_int(evs.record(i).tile);
+            }
             if (seat_obj == nullptr || tile_ptr == nullptr) break;
             bool ints = true;
             const long s = item_long(seat_obj, ints);

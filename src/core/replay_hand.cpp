@@ -345,21 +345,26 @@ py::object hand_replay(PyObject* table, PyObject* make, PyObject* const* consts)
 // ``classes`` is checked by the caller, ``table``'s class by table_slots.
 py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject* checks,
                      PyObject* make, PyObject* const* consts, PyObject* cost, PyObject* chi_allowed) {
-    events = events_tuple(events);
-    if (events == nullptr) throw py::error_already_set();
-    if (!PyTuple_CheckExact(events)) throw py::type_error("run_hand: events must be a tuple");
+    EventSeq evs(events);
+    if (!evs.ok()) throw py::type_error("run_hand: events must be a tuple");
     const Names& nm = names();
     PyObject* results = get(table, T_RESULTS);
     if (!PyList_CheckExact(results)) throw py::type_error("run_hand: results must be a list");
-    const Py_ssize_t n = PyTuple_GET_SIZE(events);
+    if (!evs.classes_are(reinterpret_cast<PyTypeObject*>(consts[C_DRAW]),
+                         reinterpret_cast<PyTypeObject*>(consts[C_DISCARD]))) {
+        events = events_tuple(events);
+        if (events == nullptr) throw py::error_already_set();
+        evs = EventSeq(events);
+    }
+    const Py_ssize_t n = evs.size();
     PyObject* play_argv[13] = {table,         events,          nullptr,           consts[C_DRAW],
                                consts[C_DISCARD], consts[C_TH_MASK], consts[C_DECLARE], consts[C_ACCEPT],
                                cost,          consts[C_CALL],  consts[C_CHI],     consts[C_PON],
                                chi_allowed};
     Py_ssize_t i = 0;
     while (i < n) {
-        PyObject* ev = PyTuple_GET_ITEM(events, i);
-        PyObject* t = reinterpret_cast<PyObject*>(Py_TYPE(ev));
+        PyObject* ev = evs.object(i);  // null: a lazy draw or discard (hand_events.hpp)
+        PyObject* t = reinterpret_cast<PyObject*>(evs.type(i));
         if (t == consts[C_DRAW] || t == consts[C_DISCARD]) {
             py::object at = own(PyLong_FromSsize_t(i));
             play_argv[2] = at.ptr();

@@ -255,9 +255,9 @@ PyObject* win_row_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
     }
 }
 
-// events_except(events, skip): the events of the tuple ``events`` whose type is none
-// of the classes in the tuple ``skip`` (exactly those types, not their subclasses), in
-// order, as a list; None where ``events`` is not a tuple.  The auditor's hand walk
+// events_except(events, skip): the events of the tuple (or HandEvents) ``events`` whose
+// type is none of the classes in the tuple ``skip`` (exactly those types, not their
+// subclasses), in order, as a list; None where ``events`` is neither.  The auditor's hand walk
 // passes over the draws and discards this way (nine events in ten) without a Python
 // loop step each (auditing/hands.py keeps the loop as the reference).
 PyObject* events_except_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
@@ -265,17 +265,17 @@ PyObject* events_except_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) n
         PyErr_SetString(PyExc_TypeError, "events_except(events, skip): skip a tuple of classes");
         return nullptr;
     }
-    PyObject* events = core::events_tuple(args[0]);
-    if (events == nullptr) return nullptr;
+    // a tuple, or the lazy build's HandEvents: its draws and discards passed over
+    // without an object (one is made only for a class not skipped)
+    const core::EventSeq events(args[0]);
     PyObject* skip = args[1];
     const Py_ssize_t n_skip = PyTuple_GET_SIZE(skip);
-    if (!PyTuple_CheckExact(events)) Py_RETURN_NONE;
+    if (!events.ok()) Py_RETURN_NONE;
     PyObject* out = PyList_New(0);
     if (!out) return nullptr;
-    const Py_ssize_t n = PyTuple_GET_SIZE(events);
+    const Py_ssize_t n = events.size();
     for (Py_ssize_t i = 0; i < n; ++i) {
-        PyObject* ev = PyTuple_GET_ITEM(events, i);
-        PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(ev));
+        PyObject* type = reinterpret_cast<PyObject*>(events.type(i));
         bool skipped = false;
         for (Py_ssize_t j = 0; j < n_skip; ++j) {
             if (PyTuple_GET_ITEM(skip, j) == type) {
@@ -283,10 +283,14 @@ PyObject* events_except_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) n
                 break;
             }
         }
-        if (!skipped && PyList_Append(out, ev) < 0) {
+        if (skipped) continue;
+        PyObject* ev = events.item(i);
+        if (ev == nullptr || PyList_Append(out, ev) < 0) {
+            Py_XDECREF(ev);
             Py_DECREF(out);
             return nullptr;
         }
+        Py_DECREF(ev);
     }
     return out;
 }
@@ -313,7 +317,8 @@ void def_auditor_win(py::module_& m) {
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&events_except_py)),
         METH_FASTCALL,
         "events_except(events, skip): the events of the tuple whose type is none of the\n"
-        "classes of the tuple skip (exact types), in order; None if events is no tuple."};
+        "classes of the tuple skip (exact types), in order; None if events is no tuple\n"
+        "(nor a HandEvents)."};
     m.add_object("events_except", py::reinterpret_steal<py::object>(
                                       PyCFunction_NewEx(&events_except_def, nullptr, m.ptr())));
 }
