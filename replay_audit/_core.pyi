@@ -1,7 +1,7 @@
 """Types of ``replay_audit._core``, the compiled core (C++ in ``src/core``, pybind11)."""
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from replay_audit.model.events import Event, HandLog, Owari, Player, RecordedWin
 from replay_audit.scoring.context import WinContext, WinValue
@@ -173,7 +173,7 @@ class GameBuilder:
         unquote: Callable[[str], str],
     ) -> None: ...
     def build(
-        self, data: bytes, max_elements: int, max_attribute_length: int
+        self, data: bytes, max_elements: int, max_attribute_length: int, *, lazy: bool = False
     ) -> (
         tuple[
             dict[str, Any], tuple[Player, ...], tuple[Event, ...], tuple[HandLog, ...], Owari | None
@@ -181,7 +181,25 @@ class GameBuilder:
         | None
     ):
         """``(game values, players, pre_game, hands, the last Owari or None)``: the game
-        values are ``read_mjlog``'s ``game`` dict; None where ``read_mjlog`` declines."""
+        values are ``read_mjlog``'s ``game`` dict; None where ``read_mjlog`` declines.
+        With ``lazy`` each hand's ``events`` is a ``HandEvents`` (equal to the tuple)."""
+
+class HandEvents(Sequence[Event]):
+    """A hand's events from the lazy build: equal to the eager build's tuple item by
+    item (and as a whole, in hash, repr and pickle); its draws and discards are made
+    only when read.  Not made from Python."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Event, ...]: ...
+    def __iter__(self) -> Iterator[Event]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def materialize(self) -> tuple[Event, ...]:
+        """The events as a tuple, made on the first call and kept."""
 
 def play_moves(
     table: Any,
