@@ -127,3 +127,41 @@ def test_draws_are_new_objects_equal_to_the_eager_ones(game_pair: tuple[Game, Ga
     i = next(i for i, e in enumerate(got) if isinstance(e, Draw))
     assert got[i] == eager.hands[0].events[i] and got[i] is not got[i]
     assert got[i].seq == eager.hands[0].events[i].seq
+
+
+def test_the_audit_reads_lazy_events_as_the_tuples() -> None:
+    """The core's readers (replay, hand audit, facts) and the Python fallbacks they
+    call give, for every corpus game, the same audit from the lazy events as from the
+    eager tuples: findings, hands rows, replay, validate's replay and the facts."""
+    from replay_audit.auditing.game import audit_game
+    from replay_audit.stats.file_facts import file_facts
+
+    need(CORPUS)
+    checked = 0
+    for path in sorted((CORPUS / "tenhou-xml").rglob("*.xml.gz")):
+        both = _both(gzip.decompress(path.read_bytes()), path.name)
+        if both is None:
+            continue
+        eager, lazy = both
+        assert audit_game(lazy) == audit_game(eager)
+        assert audit_game(lazy, replay_only=True) == audit_game(eager, replay_only=True)
+        assert file_facts(lazy) == file_facts(eager)
+        checked += 1
+    assert checked > 0
+
+
+def test_the_core_scans_take_lazy_events(game_pair: tuple[Game, Game]) -> None:
+    """``hand_scan`` and ``events_except`` answer a HandEvents as its tuple."""
+    from replay_audit.auditing.hands import _PASSED_OVER
+    from replay_audit.stats.scan import EVENT_CLASSES, MELD_KINDS
+
+    eager, lazy = game_pair
+    n = eager.meta.players
+    for he, hl in zip(eager.hands, lazy.hands, strict=True):
+        want = _core.hand_scan(he.events, n, he.haipai, EVENT_CLASSES, MELD_KINDS)
+        assert want is not None
+        assert _core.hand_scan(hl.events, n, hl.haipai, EVENT_CLASSES, MELD_KINDS) == want
+        assert _core.events_except(hl.events, _PASSED_OVER) == _core.events_except(
+            he.events, _PASSED_OVER
+        )
+        assert _core.events_except(hl.events, ()) == list(he.events)
