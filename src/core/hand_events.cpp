@@ -8,6 +8,7 @@
 
 #include "build_values.hpp"
 
+#include <cstring>
 #include <new>
 
 namespace py = pybind11;
@@ -38,10 +39,9 @@ PyObject* as_tuple(HandEventsObject* he) {
 void dealloc(PyObject* self) {
     HandEventsObject* he = as_he(self);
     for (Py_ssize_t k = 0; k < he->n_objects; ++k) Py_XDECREF(he->objects[k]);
-    PyMem_Free(he->objects);
     PyMem_Free(he->records);
     Py_XDECREF(he->tuple);
-    delete he->classes;
+    he->classes.~shared_ptr();
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -158,28 +158,33 @@ PyMethodDef methods[] = {
 
 }  // namespace
 
-PyTypeObject* lazy_draw_type(const HandEventsObject* he) { return (*he->classes)->draw.type(); }
+PyTypeObject* lazy_draw_type(const HandEventsObject* he) { return he->classes->draw.type(); }
 PyTypeObject* lazy_discard_type(const HandEventsObject* he) {
-    return (*he->classes)->discard.type();
+    return he->classes->discard.type();
 }
 
 HandEventsObject* new_hand_events(Py_ssize_t n, Py_ssize_t n_objects,
                                   const std::shared_ptr<const LazyClasses>& classes) {
     HandEventsObject* he = PyObject_New(HandEventsObject, &HandEventsType);
     if (he == nullptr) return nullptr;
+    new (&he->classes) std::shared_ptr<const LazyClasses>(classes);
     he->n = n;
-    he->n_objects = n_objects;
+    he->n_objects = 0;  // until the block is there (dealloc reads it)
     he->tuple = nullptr;
-    he->classes = nullptr;
-    he->records = static_cast<EventRecord*>(PyMem_Malloc(sizeof(EventRecord) * std::size_t(n) + 1));
-    he->objects = static_cast<PyObject**>(PyMem_Calloc(std::size_t(n_objects) + 1, sizeof(PyObject*)));
-    he->classes = new (std::nothrow) std::shared_ptr<const LazyClasses>(classes);
-    if (he->records == nullptr || he->objects == nullptr || he->classes == nullptr) {
-        he->n_objects = 0;
+    he->objects = nullptr;
+    // the records (16 bytes each) and then the object pointers, which stay aligned
+    static_assert(sizeof(EventRecord) % alignof(PyObject*) == 0, "records then pointers");
+    const std::size_t records = sizeof(EventRecord) * std::size_t(n);
+    const std::size_t pointers = sizeof(PyObject*) * std::size_t(n_objects);
+    he->records = static_cast<EventRecord*>(PyMem_Malloc(records + pointers + 1));
+    if (he->records == nullptr) {
         Py_DECREF(he);
         PyErr_NoMemory();
         return nullptr;
     }
+    he->objects = reinterpret_cast<PyObject**>(reinterpret_cast<char*>(he->records) + records);
+    std::memset(he->objects, 0, pointers);  // a build that fails halfway leaves nulls
+    he->n_objects = n_objects;
     return he;
 }
 
@@ -193,7 +198,7 @@ PyObject* lazy_int(long v) {
 PyObject* hand_event_item(HandEventsObject* he, Py_ssize_t i) {
     const EventRecord& r = he->records[i];
     if (r.obj >= 0) return Py_NewRef(he->objects[r.obj]);
-    const LazyClasses& cls = **he->classes;
+    const LazyClasses& cls = *he->classes;
     try {
         if (r.kind == kLazyDraw)
             return cls.draw.make(integer(r.seq), integer(r.seat), integer(r.tile));

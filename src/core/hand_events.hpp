@@ -34,14 +34,16 @@ struct EventRecord {
 // The classes a lazy draw or discard is made of, shared by the builder and its hands.
 struct LazyClasses;
 
+// One block of PyMem per hand holds the records and, after them, the objects: a hand
+// costs the object and that block (a Phoenix game has some ten hands).
 struct HandEventsObject {
     PyObject_HEAD
     Py_ssize_t n;
-    EventRecord* records;  // n of them (PyMem)
-    PyObject** objects;    // the other events' objects, owned (PyMem)
+    EventRecord* records;  // n of them, then the objects (the block's one allocation)
+    PyObject** objects;    // the other events' objects, owned
     Py_ssize_t n_objects;
     PyObject* tuple;  // the whole tuple once materialized, else null
-    std::shared_ptr<const LazyClasses>* classes;
+    std::shared_ptr<const LazyClasses> classes;  // constructed in place (new_hand_events)
 };
 
 extern PyTypeObject HandEventsType;

@@ -124,7 +124,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         throw py::type_error("play_moves: the table must be a replay.state._TableState");
     const Py_ssize_t* at = table_slots.at;
     EventSeq evs(events);
-    if (!evs.ok()) throw py::type_error("play_moves: events must be a tuple");
+    if (!evs.ok()) throw py::type_error("play_moves: events must be a tuple or HandEvents");
     PyObject* lists = slot_value(table, at[kCoreLists]);
     if (lists == nullptr || !PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != kCoreListCount)
         throw py::value_error("play_moves: the table's core_lists must be a tuple of 17");

@@ -346,7 +346,7 @@ py::object hand_replay(PyObject* table, PyObject* make, PyObject* const* consts)
 py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject* checks,
                      PyObject* make, PyObject* const* consts, PyObject* cost, PyObject* chi_allowed) {
     EventSeq evs(events);
-    if (!evs.ok()) throw py::type_error("run_hand: events must be a tuple");
+    if (!evs.ok()) throw py::type_error("run_hand: events must be a tuple or HandEvents");
     const Names& nm = names();
     PyObject* results = get(table, T_RESULTS);
     if (!PyList_CheckExact(results)) throw py::type_error("run_hand: results must be a list");
