@@ -359,6 +359,8 @@ def test_golden_scoring_tests_pass_with_the_core_as_the_engine(tmp_path: Path) -
             "-p",
             "no:cacheprovider",
             "--no-header",
+            "-n",  # in this process: the plugin patches it and counts the calls here,
+            "0",  # not in pytest-xdist's workers (addopts asks for -n auto)
             *GOLDEN,
         ],
         cwd=ROOT,
