@@ -196,7 +196,7 @@ class RecordedDraw:
 
     @property
     def shown_seats(self) -> tuple[int, ...]:
-        return tuple(s for s, _ in self.shown or ())
+        return tuple([s for s, _ in self.shown or ()])  # (a list: no generator's frame)
 
 
 Move = Draw | Discard | Call | RiichiDeclare | RiichiAccept | NewDora | Disconnect | Reconnect

@@ -171,9 +171,13 @@ class _Calls(_Riichi):
             self._check_riichi_ankan(ev, s, k)
         elif self.riichi_declared == s:
             self._find("call_after_riichi", "ankan between riichi and its discard", ev.seq, s)
+        hand = self.concealed[s]
         for t in m.tiles:
-            if not self._take(s, t):
-                self._find("call_not_held", f"ankan: tile {t} is not in the hand", ev.seq, s)
+            try:
+                hand.remove(t)  # _take's common case, as in _open_call
+            except ValueError:
+                if not self._take(s, t):
+                    self._find("call_not_held", f"ankan: tile {t} is not in the hand", ev.seq, s)
         self.melds[s].append(m)
         self._kan_declared(ev, s)
         self.dora_due += 1
@@ -214,8 +218,11 @@ class _Calls(_Riichi):
             self._find("call_not_held", "kakan without a pon of that kind", ev.seq, s)
             melds.append(m)
         added = m.added if m.added is not None else -1
-        if not self._take(s, added):
-            self._find("call_not_held", f"kakan: tile {added} is not in the hand", ev.seq, s)
+        try:
+            self.concealed[s].remove(added)  # _take's common case, as in _open_call
+        except ValueError:
+            if not self._take(s, added):
+                self._find("call_not_held", f"kakan: tile {added} is not in the hand", ev.seq, s)
         self._kan_declared(ev, s)
         self._open_kan_dora()
         self.uninterrupted = False

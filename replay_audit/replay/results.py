@@ -15,6 +15,8 @@ seat are moves; the rest of a recorded result is only compared).
 
 from __future__ import annotations
 
+from itertools import compress
+
 from replay_audit.model.events import (
     RecordedDraw,
     RecordedWin,
@@ -33,7 +35,7 @@ from replay_audit.replay.state import (
     _TH_MASK,
 )
 from replay_audit.replay.values import ResultReplay
-from replay_audit.replay.waits import hand_wait_mask
+from replay_audit.replay.waits import hands_tenpai
 from replay_audit.scoring.agari import is_complete_tiles
 from replay_audit.scoring.context import DrawContext, WinContext
 from replay_audit.scoring.hand import GARI_KINDS
@@ -242,12 +244,13 @@ class _Results(_Calls):
                     None,
                     computed=self.live,
                 )
-            # each seat that plays (``n``), then False for a placeholder seat; by
-            # ``map``, without a comprehension's frame
+            # each seat that plays (``n``), then False for a placeholder seat
             rest = (False,) * (seats - n)
-            tenpai = tuple(map(bool, map(hand_wait_mask, self.concealed[:n]))) + rest
+            tenpai = hands_tenpai(self.concealed[:n]) + rest
             nagashi = tuple(self.nagashi[:n]) + rest
-            if r.shown is not None:  # the hands shown are the tenpai hands
+            # the hands shown are the tenpai hands: nearly always the tenpai seats in
+            # seat order (compared in C), else seat by seat
+            if r.shown is not None and r.shown_seats != tuple(compress(range(n), tenpai)):
                 shown = set(r.shown_seats)
                 for s in range(n):
                     if (s in shown) != tenpai[s]:

@@ -1,6 +1,6 @@
 """Waits and tenpai of a concealed hand, as bit masks over the 34 kinds.
 
-Owns ``wait_mask`` (and ``hand_wait_mask``, ``_waits``, ``_has_wait``): which kinds
+Owns ``wait_mask`` (and ``hand_wait_mask``, ``hands_tenpai``, ``_waits``, ``_has_wait``): which kinds
 complete a hand, Tenhou's tenpai (a wait not held four times), by suit patterns.
 
 ``wait_mask`` asks the compiled core (``_core.wait_mask``, ``src/core/waits.cpp``)
@@ -92,6 +92,19 @@ def hand_wait_mask(tiles: list[Tile]) -> int:
         if mask is not None:
             return mask
     return _py_wait_mask(counts34(tiles))
+
+
+def hands_tenpai(hands: Sequence[list[Tile]]) -> tuple[bool, ...]:
+    """Whether each hand waits (``hand_wait_mask`` of each is not 0): an exhaustive
+    draw asks it of every seat, and the core's masks taken by ``map`` spare a
+    Python call per seat (about 16,000 a corpus pass).  A hand the core declines
+    sends them all through ``hand_wait_mask``, which answers it as it always does."""
+    core = CORE_TILES_WAIT_MASK
+    if core is not None:
+        masks = list(map(core, hands))
+        if None not in masks:
+            return tuple(map(bool, masks))
+    return tuple(map(bool, map(hand_wait_mask, hands)))
 
 
 def _py_wait_mask(counts: list[int]) -> int:

@@ -333,9 +333,15 @@ def readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading,
         if window.earliest is None or window.earliest.ljust(10, "0") < EXACT_FIRST_SEEN:
             eras.append("era1")
     umas: list[tuple[str, RuleSet]] = [("", rules)]
-    if not hanchan and rules.old_tonpuu_uma and rules.old_tonpuu_uma_until:
+    if (
+        not hanchan
+        and rules.old_tonpuu_uma
+        and rules.old_tonpuu_uma_until
+        # a window after the old uma (every modern tonpuu log) reads today's alone:
+        # the old uma's rules are not built for it
+        and (side := window.side(rules.old_tonpuu_uma_until)) != "after"
+    ):
         old = dataclasses.replace(rules, uma=rules.old_tonpuu_uma)
-        side = window.side(rules.old_tonpuu_uma_until)
         until = f"{rules.old_tonpuu_uma_until[:4]}-{rules.old_tonpuu_uma_until[4:6]}"
         old_label = f", tonpuu uma {_uma_text(old.uma)} (until {until})"
         if side == "before":
