@@ -164,15 +164,17 @@ class _Calls(_Riichi):
     def _ankan(self, ev: Call, m: Meld) -> None:
         s = ev.seat
         self._own_turn(ev)
-        k = m.tiles[0] >> 2 if m.tiles else -1
-        if len(m.tiles) != 4 or any(t >> 2 != k for t in m.tiles):
+        tiles = m.tiles
+        k = tiles[0] >> 2 if tiles else -1
+        # four of kind k: the lowest and highest tile are (``>> 2`` keeps the order)
+        if len(tiles) != 4 or min(tiles) >> 2 != k or max(tiles) >> 2 != k:
             self._find("call_not_held", "ankan tiles are not four of a kind", ev.seq, s)
         if self.riichi[s]:
             self._check_riichi_ankan(ev, s, k)
         elif self.riichi_declared == s:
             self._find("call_after_riichi", "ankan between riichi and its discard", ev.seq, s)
         hand = self.concealed[s]
-        for t in m.tiles:
+        for t in tiles:
             try:
                 hand.remove(t)  # _take's common case, as in _open_call
             except ValueError:
@@ -182,8 +184,9 @@ class _Calls(_Riichi):
         self._kan_declared(ev, s)
         self.dora_due += 1
         self.uninterrupted = False
-        self._break_ippatsu()
-        self.last_offer = (s, m.tiles[0] if m.tiles else -1, _OFFER_ANKAN)
+        if True in self.ippatsu:  # (often none to break: as in _open_call)
+            self._break_ippatsu()
+        self.last_offer = (s, tiles[0] if tiles else -1, _OFFER_ANKAN)
         self.to_act = -1
         self.to_draw = s
         self.rinshan_due = s
@@ -229,7 +232,8 @@ class _Calls(_Riichi):
         # Robbing this kan (chankan) keeps the robber's ippatsu on Tenhou: the kan
         # never happened.  The flags are kept until the replacement draw completes it.
         self.ippatsu_before_kakan = list(self.ippatsu)
-        self._break_ippatsu()
+        if True in self.ippatsu:
+            self._break_ippatsu()
         self.offer_seats.append(s)
         self.offer_kinds.append(added >> 2)
         self.last_offer = (s, added, _OFFER_KAKAN)
