@@ -203,3 +203,28 @@ def test_the_core_declines_what_python_reads_another_way() -> None:
     assert core.is_complete(["1"] * 34) is None
     assert waits.hand_wait_mask([0, 1, 2, 3, 0]) == waits._py_wait_mask(counts34([0, 1, 2, 3, 0]))
     assert agari.is_complete([5] + [0] * 33) is agari._py_is_complete([5] + [0] * 33)
+
+
+def test_hands_tenpai_is_each_hands_wait_mask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hands_tenpai`` (an exhaustive draw's seats at once) answers as
+    ``hand_wait_mask`` of each hand: from the core's masks, with a hand the core
+    declines among them (then every hand through ``hand_wait_mask``), and without
+    the core."""
+    hands = [
+        parse_tiles("123456789m1122p"),  # tenpai
+        parse_tiles("1112345678999m"),  # nine gates: every kind of the suit
+        parse_tiles("19m19p19s1234567z"),  # kokushi, thirteen-sided
+        parse_tiles("1357m2468p1357s9m"),  # noten
+    ]
+    expected = tuple(bool(waits.hand_wait_mask(h)) for h in hands)
+    assert expected == (True, True, True, False)
+    assert waits.hands_tenpai(hands) == expected
+    declined = [0, 1, 2, 3, 0]  # a fifth copy: the core says None, Python reads it
+    with_declined = [*hands, declined]
+    assert waits.hands_tenpai(with_declined) == (
+        *expected,
+        bool(waits._py_wait_mask(counts34(declined))),
+    )
+    monkeypatch.setattr(waits, "CORE_TILES_WAIT_MASK", None)
+    assert waits.hands_tenpai(hands) == expected
+    assert waits.hands_tenpai([]) == ()
