@@ -365,8 +365,8 @@ def _game_row(
     shown = meta.players if owari is not None else 0  # seats with final values
     scores = owari.scores if owari is not None else ()
     points = owari.points if owari is not None else ()
-    names: list[str | None] = list(map(_NAME, game.players[:4]))
-    names += [None] * (4 - len(names))
+    # the first four seats' names, then None for each seat past the players
+    names: tuple[str | None, ...] = (*map(_NAME, game.players[:4]), None, None, None, None)
     return {
         "file": meta.source,
         "log_id": meta.log_id,

@@ -21,7 +21,7 @@ Must not: read files or events beyond the final scores it is given.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -152,7 +152,7 @@ and a share of 2, 3 or 4 tied places' uma divides evenly."""
 _PER_RAW = _UNIT // 1000
 
 
-def _halves_away(values: Iterable[int], d: int) -> list[int]:
+def _halves_away(values: Sequence[int], d: int) -> list[int]:
     """Each ``n / d`` (``d > 0``) to the nearest integer, an exact half away from
     zero: ``_round_half_away(Fraction(n, d))`` in integers.  Every seat of every
     game is rounded so: one call for them all, not one per seat.
@@ -160,12 +160,12 @@ def _halves_away(values: Iterable[int], d: int) -> list[int]:
     >>> _halves_away((-1500, 2449, 2500), 1000)
     [-2, 2, 3]
     """
-    out = []
-    for n in values:
+    out = [0] * len(values)
+    for i, n in enumerate(values):
         whole, rest = divmod(-n if n < 0 else n, d)
         if 2 * rest >= d:
             whole += 1
-        out.append(whole if n >= 0 else -whole)
+        out[i] = whole if n >= 0 else -whole
     return out
 
 
