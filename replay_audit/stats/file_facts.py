@@ -14,7 +14,6 @@ Must not: aggregate, read files or render.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter, methodcaller
 from typing import Any, cast
 
 from replay_audit.model.events import ABORTIVE_KINDS, Game, HandLog
@@ -99,18 +98,13 @@ def py_file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
     return hand_facts(game), game_facts(game), score_history(game)
 
 
-_NAME = attrgetter("name")
-_RATE = attrgetter("rate")
-_STRIP = methodcaller("strip")
-
-
 def _names(game: Game, n: int) -> tuple[str, ...]:
     """``player_key`` of each seat: a seat's own name unless it is anonymous (or the
     seat has no player), which only ``player_key`` itself then answers."""
     players = game.players
     if len(players) >= n:
-        names = tuple(map(_NAME, players[:n]))  # (by ``map``: no comprehension's frame)
-        if ANONYMOUS_NAMES.isdisjoint(map(_STRIP, names)):  # as ``player_key`` strips them
+        names = tuple([p.name for p in players[:n]])
+        if ANONYMOUS_NAMES.isdisjoint([name.strip() for name in names]):
             return names
     return tuple([player_key(game, s) for s in range(n)])
 
@@ -135,7 +129,7 @@ def file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
     base = {**_ROW, "file": source, "log_id": log_id, "game_type": gtype}
     owari = game.owari
     complete = owari is not None and len(owari.scores) >= n
-    rates = tuple(map(_RATE, game.players[:n]))
+    rates = tuple([p.rate for p in game.players[:n]])
     # as game_facts: rated when complete and every seat has a rate; the average as
     # tenhou_rank.rate_change takes it (the same sum, in the same order)
     average = None
