@@ -160,15 +160,3 @@ def test_the_comparison_sees_a_rounding_change(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(sys.modules[__name__], "_round_half_away", round)
     for scores, rules, era in cases:
         assert final_points(scores, 0, rules, era=era) != reference_points(scores, 0, rules, era)
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.integers(-(10**7), 10**7), max_size=5), st.sampled_from([1, 2, 10, 1000, 1200]))
-def test_halves_away_is_the_fraction_rounding(values: list[int], d: int) -> None:
-    """``_halves_away`` (every seat's rounding in one call) is ``_round_half_away`` of
-    each ``Fraction(n, d)``, exact halves included."""
-    from replay_audit.scoring.final import _halves_away
-
-    halves = [d * k + d // 2 for k in (-3, 0, 2)] if d % 2 == 0 else []
-    got = _halves_away([*values, *halves], d)
-    assert got == [_round_half_away(Fraction(n, d)) for n in [*values, *halves]]

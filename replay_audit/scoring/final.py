@@ -125,18 +125,17 @@ def final_points(
             bonus[seat] = places[place]
     points = [0.0] * len(raw)
     if era == "exact":
-        # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
-        units = [(raw[s] - ret) * _PER_RAW + bonus[s] for s in range(players)]
-        for s, tenths in enumerate(_halves_away(units, _UNIT // 10)):
-            points[s] = tenths / 10
+        for s in range(players):
+            # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
+            points[s] = _half_away((raw[s] - ret) * _PER_RAW + bonus[s], _UNIT // 10) / 10
         return raw, tuple(points)
     top = order[0]
-    thousands = _halves_away(seated, 1000)  # (the top's is not read)
     others = 0
     for s in range(players):
         if s == top:
             continue
-        value = (thousands[s] * 1000 - ret) * _PER_RAW + bonus[s]
+        rounded = _half_away(raw[s], 1000) * 1000
+        value = (rounded - ret) * _PER_RAW + bonus[s]
         points[s] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
         others += value
     points[top] = -others / _UNIT
@@ -152,21 +151,17 @@ and a share of 2, 3 or 4 tied places' uma divides evenly."""
 _PER_RAW = _UNIT // 1000
 
 
-def _halves_away(values: Sequence[int], d: int) -> list[int]:
-    """Each ``n / d`` (``d > 0``) to the nearest integer, an exact half away from
-    zero: ``_round_half_away(Fraction(n, d))`` in integers.  Every seat of every
-    game is rounded so: one call for them all, not one per seat.
+def _half_away(n: int, d: int) -> int:
+    """``n / d`` (``d > 0``) to the nearest integer, an exact half away from zero:
+    ``_round_half_away(Fraction(n, d))`` in integers.
 
-    >>> _halves_away((-1500, 2449, 2500), 1000)
-    [-2, 2, 3]
+    >>> _half_away(-1500, 1000), _half_away(2449, 1000), _half_away(2500, 1000)
+    (-2, 2, 3)
     """
-    out = [0] * len(values)
-    for i, n in enumerate(values):
-        whole, rest = divmod(-n if n < 0 else n, d)
-        if 2 * rest >= d:
-            whole += 1
-        out[i] = whole if n >= 0 else -whole
-    return out
+    whole, rest = divmod(-n if n < 0 else n, d)
+    if 2 * rest >= d:
+        whole += 1
+    return whole if n >= 0 else -whole
 
 
 PlaceUnits = tuple[tuple[int, ...] | None, ...]
