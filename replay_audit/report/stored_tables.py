@@ -45,7 +45,10 @@ class _StoredTables(AuditReport):
         rules: str = "auto",
         run_stats: dict[str, Any] | None = None,
         tally: Tally | None = None,
+        parts: dict[str, str | None] | None = None,
     ) -> None:
+        """``tally`` and ``parts`` (each path's part), when the caller has them (the
+        run that just indexed these paths), spare reading the index for them."""
         self.store = Store(Path(out))
         self.paths = sorted(set(paths))
         self.rules = rules
@@ -54,6 +57,8 @@ class _StoredTables(AuditReport):
         self._tally = tally
         self._tables: dict[str, pd.DataFrame] = {}
         self._parts: dict[str, str | None] | None = None
+        if parts is not None:
+            self._parts = {p: parts[p] for p in self.paths if p in parts}
         self._kinds: dict[str, ColumnKinds] = {}
         """``ColumnKinds`` of each table over the whole run, once (CSV and JSON share it)."""
         self._history_sources: dict[str, str] = {}

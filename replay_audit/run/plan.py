@@ -37,18 +37,29 @@ class Plan:
     store: Store | None
     tally: Tally = field(default_factory=Tally)
     """Totals of the reused files (each new chunk adds its own as it is indexed)."""
+    parts: dict[str, str | None] = field(default_factory=dict)
+    """The part of each file reused or indexed so far: what the index says of them,
+    handed to the report so it need not read the index again (parsing every line
+    of it was a tenth of the CSV report's time over the Phoenix corpus)."""
 
     def index(self, entries: Sequence[dict[str, Any]]) -> None:
         """Record finished files: append their lines to the index, add to the totals."""
         if self.store is not None:
             self.store.append_index(entries)
         for e in entries:
-            self.tally.add(IndexEntry.of(e))
+            entry = IndexEntry.of(e)
+            self.tally.add(entry)
+            self.parts[e["path"]] = entry.part
 
     def report(self, rules: str, stats: dict[str, Any]) -> StoredAuditReport:
         assert self.store is not None
         return StoredAuditReport(
-            self.store.root, [*self.reused, *self.todo], rules, stats, self.tally
+            self.store.root,
+            [*self.reused, *self.todo],
+            rules,
+            stats,
+            self.tally,
+            parts=self.parts,
         )
 
 
@@ -82,6 +93,7 @@ def plan_run(
         ):
             plan.reused.append(path)
             plan.tally.add(entry)
+            plan.parts[path] = entry.part
         else:
             plan.todo.append(path)
     return plan
