@@ -117,9 +117,14 @@ def test_sort_key_without_gaps_keeps_the_order(rows: list[tuple[str | None, int 
     assert got == want
 
 
-@pytest.mark.parametrize(("files", "jobs", "size"), [(2770, 1, 256), (2770, 2, 256), (600, 2, 75)])
+@pytest.mark.parametrize(
+    ("files", "jobs", "size"),
+    [(2770, 1, 252), (2770, 2, 231), (11080, 2, 252), (600, 2, 75), (10, 2, 2), (0, 3, 1)],
+)
 def test_parts_hold_at_most_max_files(files: int, jobs: int, size: int) -> None:
     plan = Plan([f"f{i}" for i in range(files)], [], "run", None)
     tasks = chunk_tasks(plan, None, strict=False, jobs=jobs)
-    assert max(len(t.paths) for t in tasks) == size <= MAX_FILES_PER_PART
+    assert max((len(t.paths) for t in tasks), default=1) == size <= MAX_FILES_PER_PART
     assert sum(len(t.paths) for t in tasks) == files
+    if files >= 4 * jobs * MAX_FILES_PER_PART // 2:  # (large runs) even work for every job
+        assert len(tasks) % jobs == 0
