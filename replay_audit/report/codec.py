@@ -327,7 +327,11 @@ def table_columns(table: pa.Table) -> Columns:
     json_columns = set(json.loads(meta.get(JSON_COLUMNS_KEY, b"[]")))
     cols: dict[str, list[Any]] = {}
     for name in table.column_names:
-        values = table.column(name).to_pylist()
+        column = table.column(name)
+        if column.type == pa.null():  # (pyarrow's to_pylist makes a scalar per row)
+            values: list[Any] = [None] * table.num_rows
+        else:
+            values = column.to_pylist()
         if name in json_columns:
             values = [None if v is None else from_json(v) for v in values]
         cols[name] = values

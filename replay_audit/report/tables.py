@@ -11,13 +11,16 @@ Must not: audit, write files, or read a report folder.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from replay_audit.scoring.points import LIMIT_NAMES
 from replay_audit.scoring.yaku import yaku_name
 
 if TYPE_CHECKING:
     import pandas as pd
+
+_V = TypeVar("_V")
 
 FORMATS = ("csv", "parquet", "json", "jsonl", "html")
 
@@ -223,13 +226,35 @@ def add_derived_columns(table: pd.DataFrame | dict[str, list[Any]]) -> None:
     """Fill the derived hand columns (``DERIVED_HAND_COLUMNS``) in place, in a
     DataFrame or in a dict of column lists (``report.csv_columns`` writes the
     stored CSV from those): one rule for both writers."""
+    yakuman: dict[str, list[bool]] = {}
     for side in ("rec", "comp"):
-        table[f"{side}_yaku_names"] = [yaku_names(v) for v in table[f"{side}_yaku"]]
-        table[f"{side}_limit_name"] = [limit_name(v) for v in table[f"{side}_limit"]]
+        yaku = table[f"{side}_yaku"]
+        table[f"{side}_yaku_names"] = _per_value(yaku_names, yaku)
+        table[f"{side}_limit_name"] = _per_value(limit_name, table[f"{side}_limit"])
+        yakuman[side] = _per_value(is_yakuman_list, yaku)
     table["note"] = [
-        YAKUMAN_FU_NOTE if is_yakuman_list(r) or is_yakuman_list(c) else None
-        for r, c in zip(table["rec_yaku"], table["comp_yaku"], strict=True)
+        YAKUMAN_FU_NOTE if r or c else None
+        for r, c in zip(yakuman["rec"], yakuman["comp"], strict=True)
     ]
+
+
+def _per_value(derive: Callable[[Any], _V], values: Iterable[Any]) -> list[_V]:
+    """``[derive(v) for v in values]``, ``derive`` called once per distinct value.
+
+    Why: a column of the corpus's hands holds a few hundred distinct values in
+    28,000 cells, and one Python call per cell was most of the CSV writer's time
+    for the derived columns; the lookups run in C.  ``derive`` must give equal
+    results for equal values (``1``, ``1.0`` and ``True`` are one key here; the
+    three derivations above read them alike); unhashable values, or a comparison
+    that cannot answer (pandas' ``NA``), fall back to a call per cell.
+    """
+    cells = values if type(values) is list else list(values)  # (a Series makes new
+    # objects at each pass: a NaN would not find itself)
+    try:
+        derived = {v: derive(v) for v in dict.fromkeys(cells)}
+        return list(map(derived.__getitem__, cells))
+    except (TypeError, KeyError):
+        return [derive(v) for v in cells]
 
 
 TABLES = ("files", "games", "hands", "findings", "hand_facts", "game_facts", "score_history")

@@ -29,7 +29,7 @@ from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.run.chunk import ChunkResult, ChunkTask, audit_chunk
 from replay_audit.run.keys import Worker
-from replay_audit.run.plan import MAX_FILES_PER_PART, Plan, plan_run
+from replay_audit.run.plan import Plan, part_size, plan_run
 
 
 def _audit_partition(
@@ -155,9 +155,7 @@ def _run(
             client = Client(scheduler)
         try:
             workers = max(1, len(client.scheduler_info().get("workers", {})) or n_workers)
-            size = files_per_part or max(
-                1, min(MAX_FILES_PER_PART, -(-len(plan.todo) // (workers * 4)))
-            )
+            size = files_per_part or part_size(len(plan.todo), workers)
             bag = db.from_sequence(plan.todo, partition_size=size)
             indexed = bag.map_partitions(
                 _audit_partition, rules, strict, str(store.root), plan.run, worker
