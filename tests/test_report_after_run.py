@@ -119,7 +119,7 @@ def test_sort_key_without_gaps_keeps_the_order(rows: list[tuple[str | None, int 
 
 @pytest.mark.parametrize(
     ("files", "jobs", "size"),
-    [(2770, 1, 252), (2770, 2, 231), (11080, 2, 252), (600, 2, 75), (10, 2, 2), (0, 3, 1)],
+    [(2770, 1, 126), (2770, 2, 126), (11080, 2, 126), (600, 2, 75), (10, 2, 2), (0, 3, 1)],
 )
 def test_parts_hold_at_most_max_files(files: int, jobs: int, size: int) -> None:
     plan = Plan([f"f{i}" for i in range(files)], [], "run", None)

@@ -106,16 +106,17 @@ def _same_content(path: str, digest: str) -> bool:
         return False
 
 
-MAX_FILES_PER_PART = 256
+MAX_FILES_PER_PART = 128
 """Files of one chunk task, at most.  Each part costs a fixed amount whatever its
 size (six or seven small Parquet files written, renamed and later read back, each
 chunk typed and sorted by the report writers): over the 2,770 Phoenix files in one
-job, 11 parts of about 256 take the runner 0.06-0.08 s less CPU than 22 of 128.
-Larger parts save little more and cost memory: a chunk's rows are held until its
-part is written (about 35 kB a file; peak RSS of that run 157 MB at 128, 165 at
-256, 180 at 512, 215 at 1,024), and the CSV report gets slower (its chunks, sorted
-whole, leave the cache: 0.24 s at 256, 0.28 at 512, 0.34 at 1,024).  A killed run
-still loses well under a second of one worker's auditing."""
+job, 11 parts of about 256 took the runner 0.06-0.08 s less CPU than 22 of 128
+(2-5% of the command line's time), but a chunk's rows are held until its part is
+written (about 35 kB a file): the command line's peak RSS went from about 158 MB
+to 174-187 MB at 256 (180 MB for the runner alone at 512, 215 at 1,024), and the
+CSV report gets slower with larger chunks (sorted whole, they leave the cache).
+Memory is what a batch of millions of logs runs short of first, so 128.  A killed
+run loses well under a second of one worker's auditing."""
 
 
 def part_size(files: int, workers: int) -> int:
@@ -124,9 +125,8 @@ def part_size(files: int, workers: int) -> int:
     At least four tasks per worker balance the load; at most ``MAX_FILES_PER_PART``
     files a part keep a worker's rows small and the parts frequent (the resume
     granularity); and as many tasks for every worker, of even sizes, so no worker
-    is left alone with a last task: the 2,770 Phoenix files over 2 workers in 11
-    tasks of 256 leave one worker idle for a task's time at the end (about a tenth
-    of the run), in 12 of 231 they do not.
+    is left alone with a last task (an odd count of tasks over 2 workers leaves one
+    idle for a task's time at the end).
     """
     workers = max(workers, 1)
     tasks = max(workers * 4, math.ceil(files / MAX_FILES_PER_PART))
