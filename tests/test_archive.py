@@ -353,7 +353,7 @@ def test_dask_engine_reads_members(tmp_path: Path) -> None:
     _, db = logs_and_db(tmp_path, sources)
     ref = run_audit([db], jobs=1)
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         got = run_audit(
             [db], engine="dask", scheduler=cluster.scheduler_address, out=tmp_path / "o"

@@ -48,7 +48,7 @@ def cluster():
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as c:
         yield c
 

@@ -148,7 +148,9 @@ def _run(
                 n_workers=n_workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                # any free port: None still takes 8787, and a second run at the same
+                # time (or a test beside it) would warn that it is in use
+                dashboard_address=":0",
             )
             client = Client(cluster)
         else:
