@@ -149,10 +149,8 @@ class _GameAuditor(_Hands):
 
     def run(self) -> None:
         replay = self.replay()
-        if self.game.warnings:  # (the notes' calls only where they have something to say)
-            self._note_warnings()
-        if self.era.before_2009:
-            self._note_unobserved_2006()
+        self._note_warnings()
+        self._note_unobserved_2006()
         if self.read_lobby:
             self._read_lobby(replay)
         played = _played(self.game.hands, replay.hands)

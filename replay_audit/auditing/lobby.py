@@ -115,29 +115,12 @@ def lobby_kind(meta: GameMeta) -> LobbyKind:
     return "championship" if number >= CHAMPIONSHIP_FIRST else "private"
 
 
-_AS_DETECTED: dict[int, LobbyReading] = {}
-"""``_as_detected``'s readings by the ``id`` of their rules (which they hold, so the
-id stays theirs)."""
-
-
-def _as_detected(rules: RuleSet) -> LobbyReading:
-    """``LobbyReading(rules)``: the reading of a lobby whose rules the log records (a
-    ranked lobby, nearly every game), one frozen value per rule set rather than one
-    made at every game."""
-    reading = _AS_DETECTED.get(id(rules))
-    if reading is None or reading.rules is not rules:
-        if len(_AS_DETECTED) >= 256:  # many short-lived RuleSets: stay bounded
-            _AS_DETECTED.clear()
-        reading = _AS_DETECTED[id(rules)] = LobbyReading(rules)
-    return reading
-
-
 def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
     """The rules to audit ``game`` under, after reading what its lobby does not
     record off the log (``rules``: those detected from the log's metadata)."""
     kind = lobby_kind(game.meta)
     if kind in ("ranked", "majsoul"):
-        return _as_detected(rules)
+        return LobbyReading(rules)
     where = _where(game.meta, kind)
     notes: list[LobbyNote] = []
     if kind == "csrule":

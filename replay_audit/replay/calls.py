@@ -95,17 +95,13 @@ class _Calls(_Riichi):
             self._find("call_after_riichi", f"{kind} after riichi", ev.seq, s)
         if not _meld_shape_ok(m):
             self._find("call_not_held", f"{kind} tiles do not form the meld", ev.seq, s)
-        hand = self.concealed[s]
         called_seen = False
         for t in tiles:
             if not called_seen and (t == called or (json and _same_tile(t, called))):
                 called_seen = True
                 continue
-            try:
-                hand.remove(t)  # _take's common case
-            except ValueError:
-                if not self._take(s, t):
-                    self._find("call_not_held", f"{kind}: tile {t} is not in the hand", ev.seq, s)
+            if not self._take(s, t):
+                self._find("call_not_held", f"{kind}: tile {t} is not in the hand", ev.seq, s)
         if frm is not None and 0 <= frm < len(self.nagashi):
             self.nagashi[frm] = False
         self.melds[s].append(m)
@@ -116,8 +112,7 @@ class _Calls(_Riichi):
         ):
             self._liability(s, m)
         self.uninterrupted = False
-        if True in self.ippatsu:
-            self._break_ippatsu()
+        self._break_ippatsu()
         self.last_offer = None
         self.to_draw = -1
         if kind is _DAIMINKAN:
@@ -173,19 +168,14 @@ class _Calls(_Riichi):
             self._check_riichi_ankan(ev, s, k)
         elif self.riichi_declared == s:
             self._find("call_after_riichi", "ankan between riichi and its discard", ev.seq, s)
-        hand = self.concealed[s]
         for t in tiles:
-            try:
-                hand.remove(t)  # _take's common case, as in _open_call
-            except ValueError:
-                if not self._take(s, t):
-                    self._find("call_not_held", f"ankan: tile {t} is not in the hand", ev.seq, s)
+            if not self._take(s, t):
+                self._find("call_not_held", f"ankan: tile {t} is not in the hand", ev.seq, s)
         self.melds[s].append(m)
         self._kan_declared(ev, s)
         self.dora_due += 1
         self.uninterrupted = False
-        if True in self.ippatsu:  # (often none to break: as in _open_call)
-            self._break_ippatsu()
+        self._break_ippatsu()
         self.last_offer = (s, tiles[0] if tiles else -1, _OFFER_ANKAN)
         self.to_act = -1
         self.to_draw = s
@@ -221,19 +211,15 @@ class _Calls(_Riichi):
             self._find("call_not_held", "kakan without a pon of that kind", ev.seq, s)
             melds.append(m)
         added = m.added if m.added is not None else -1
-        try:
-            self.concealed[s].remove(added)  # _take's common case, as in _open_call
-        except ValueError:
-            if not self._take(s, added):
-                self._find("call_not_held", f"kakan: tile {added} is not in the hand", ev.seq, s)
+        if not self._take(s, added):
+            self._find("call_not_held", f"kakan: tile {added} is not in the hand", ev.seq, s)
         self._kan_declared(ev, s)
         self._open_kan_dora()
         self.uninterrupted = False
         # Robbing this kan (chankan) keeps the robber's ippatsu on Tenhou: the kan
         # never happened.  The flags are kept until the replacement draw completes it.
         self.ippatsu_before_kakan = list(self.ippatsu)
-        if True in self.ippatsu:
-            self._break_ippatsu()
+        self._break_ippatsu()
         self.offer_seats.append(s)
         self.offer_kinds.append(added >> 2)
         self.last_offer = (s, added, _OFFER_KAKAN)

@@ -339,9 +339,11 @@ class _TableState:
         """Remove ``tile`` from the seat's concealed tiles; JSON logs have no copy
         numbers, so there any copy of the same kind and redness will do."""
         hand = self.concealed[seat]
-        if tile in hand:
-            hand.remove(tile)
+        try:
+            hand.remove(tile)  # the common case, in one scan of the hand
             return True
+        except ValueError:
+            pass
         if self.json:
             k = tile >> 2
             red = tile in RED_FIVES
@@ -381,7 +383,8 @@ class _TableState:
 
     def _break_ippatsu(self) -> None:
         ipp = self.ippatsu
-        ipp[:] = [False] * len(ipp)  # in place: the core holds the same list
+        if True in ipp:  # (often none to break)
+            ipp[:] = [False] * len(ipp)  # in place: the core holds the same list
 
     def _dora(self) -> tuple[int, ...]:
         """The dora indicators shown so far: the rebuilt wall's when there is one."""
