@@ -165,3 +165,31 @@ def test_the_core_scans_take_lazy_events(game_pair: tuple[Game, Game]) -> None:
             he.events, _PASSED_OVER
         )
         assert _core.events_except(hl.events, ()) == list(he.events)
+
+
+def test_a_scan_given_other_draw_classes_reads_the_materialized_tuple(
+    game_pair: tuple[Game, Game],
+) -> None:
+    """A reader whose Draw and Discard classes are not the lazy build's reads the
+    materialized tuple (``EventSeq.read_as``): no record is taken for an event of
+    another class, and it answers as the tuple does."""
+    from replay_audit.stats.scan import EVENT_CLASSES, MELD_KINDS
+
+    class OtherDraw(Draw):
+        __slots__ = ()
+
+    class OtherDiscard(Discard):
+        __slots__ = ()
+
+    other = {Draw: OtherDraw, Discard: OtherDiscard}
+    classes = tuple(other.get(c, c) for c in EVENT_CLASSES)
+    eager, lazy = game_pair
+    n = eager.meta.players
+    differs = 0
+    for he, hl in zip(eager.hands, lazy.hands, strict=True):
+        want = _core.hand_scan(he.events, n, he.haipai, classes, MELD_KINDS)
+        assert _core.hand_scan(hl.events, n, hl.haipai, classes, MELD_KINDS) == want
+        # the builder's own classes see the draws and discards, which the others do
+        # not: so the answer above was the fallback's, not the records'
+        differs += _core.hand_scan(hl.events, n, hl.haipai, EVENT_CLASSES, MELD_KINDS) != want
+    assert differs > 0

@@ -224,11 +224,7 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
     // records: ``ev`` null)
     EventSeq evs(events);
     if (!evs.ok()) throw Declined{};
-    if (!evs.classes_are(draw_cls, discard_cls)) {
-        events = events_tuple(events);
-        if (events == nullptr) throw py::error_already_set();
-        evs = EventSeq(events);
-    }
+    evs.read_as(events, draw_cls, discard_cls);
     const Py_ssize_t count = evs.size();
     for (Py_ssize_t i = 0; i < count; ++i) {
         PyObject* ev = evs.object(i);

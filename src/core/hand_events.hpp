@@ -93,11 +93,15 @@ public:
         }
     }
     bool ok() const { return n_ >= 0; }
-    // Whether a lazy seq's draws and discards are of these classes (a tuple's: always,
-    // its items are what they are).  A reader given other classes reads the
-    // materialized tuple instead, so a lazy event is never taken for another class.
-    bool classes_are(PyTypeObject* draw, PyTypeObject* discard) const {
-        return lazy_ == nullptr || (draw == draw_ && discard == discard_);
+    // For a reader given these Draw and Discard classes: a lazy seq whose draws and
+    // discards are of other classes is read as its materialized tuple instead (and
+    // ``events`` then names that tuple, for what the reader passes it on to), so a
+    // lazy event is never taken for another class.  A tuple stays as it is.
+    void read_as(PyObject*& events, PyTypeObject* draw, PyTypeObject* discard) {
+        if (lazy_ == nullptr || (draw == draw_ && discard == discard_)) return;
+        events = events_tuple(events);
+        if (events == nullptr) throw pybind11::error_already_set();
+        *this = EventSeq(events);
     }
     bool lazy() const { return lazy_ != nullptr; }
     Py_ssize_t size() const { return n_; }

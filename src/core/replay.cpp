@@ -218,11 +218,7 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     PyTypeObject* discard_t = reinterpret_cast<PyTypeObject*>(discard_cls);
     PyTypeObject* declare_t = reinterpret_cast<PyTypeObject*>(rr.declare_cls);
     PyTypeObject* accept_t = reinterpret_cast<PyTypeObject*>(rr.accept_cls);
-    if (!evs.classes_are(draw_t, discard_t)) {
-        events = events_tuple(events);
-        if (events == nullptr) throw py::error_already_set();
-        evs = EventSeq(events);
-    }
+    evs.read_as(events, draw_t, discard_t);
     const Py_ssize_t n_ev = evs.size();
     int last = 0;
     long last_seat = -1, last_tile = -1;

@@ -350,12 +350,8 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
     const Names& nm = names();
     PyObject* results = get(table, T_RESULTS);
     if (!PyList_CheckExact(results)) throw py::type_error("run_hand: results must be a list");
-    if (!evs.classes_are(reinterpret_cast<PyTypeObject*>(consts[C_DRAW]),
-                         reinterpret_cast<PyTypeObject*>(consts[C_DISCARD]))) {
-        events = events_tuple(events);
-        if (events == nullptr) throw py::error_already_set();
-        evs = EventSeq(events);
-    }
+    evs.read_as(events, reinterpret_cast<PyTypeObject*>(consts[C_DRAW]),
+                reinterpret_cast<PyTypeObject*>(consts[C_DISCARD]));
     const Py_ssize_t n = evs.size();
     PyObject* play_argv[13] = {table,         events,          nullptr,           consts[C_DRAW],
                                consts[C_DISCARD], consts[C_TH_MASK], consts[C_DECLARE], consts[C_ACCEPT],
