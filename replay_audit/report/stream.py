@@ -1,6 +1,6 @@
 """Report tables written one chunk at a time, equal to the whole-table writers.
 
-A stored run (``report.stored.StoredAuditReport``) holds its rows in Parquet parts and
+A stored run (``report.stored.StoredAuditReport``) holds its rows in Arrow parts and
 must write ``report.json`` and the HTML page without loading a whole table, yet
 produce the very bytes an in-memory report writes. Two things make that hold:
 
