@@ -28,8 +28,6 @@ from replay_audit.cli.common import (
     text_table,
 )
 from replay_audit.cli.parser import build_parser
-from replay_audit.cli.players import _cmd_players
-from replay_audit.cli.tools import _cmd_convert, _cmd_explain, _cmd_score
 from replay_audit.model.errors import ReplayAuditError
 
 
@@ -57,13 +55,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_audit(args)
         if args.command == "validate":
             return _cmd_validate(args)
+        # the other commands' modules are read when they run: every start of the
+        # command line pays for what it imports (``audit`` most often)
         if args.command == "players":
+            from replay_audit.cli.players import _cmd_players
+
             return _cmd_players(args)
         if args.command == "convert":
+            from replay_audit.cli.tools import _cmd_convert
+
             return _cmd_convert(args)
         if args.command == "explain":
+            from replay_audit.cli.tools import _cmd_explain
+
             return _cmd_explain(args)
         if args.command == "score":
+            from replay_audit.cli.tools import _cmd_score
+
             return _cmd_score(args)
     except ReplayAuditError as exc:
         print(f"replay-audit: error: {exc}", file=sys.stderr)
