@@ -180,6 +180,41 @@ def test_indented_records_with_other_keys_in_other_records() -> None:
     assert indented_records([], 2) == []
 
 
+_CELLS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([2**63, -(2**63) - 1, 2**64, 0.0, -0.0, 1.5, float("nan"), float("inf")])
+    | st.sampled_from(["x", "7", "-2", "1e3", "", "99999999999999999999"])
+    | st.lists(st.integers(0, 2), max_size=2)
+)
+_ROW_KEYS = st.sampled_from(["file", "hand", "seq", "han", "x", "y", "z"])  # fixed, int, other
+
+
+def _samples(kinds: ColumnKinds) -> list[tuple[str, list[tuple[Any, str]]]]:
+    """Every column's kinds and their samples, in order (``repr``: NaN is itself)."""
+    return [(c, [(k, repr(v)) for k, v in d.items()]) for c, d in kinds.samples.items()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["hands", "games", "nosuchtable"]),
+    st.lists(st.lists(st.dictionaries(_ROW_KEYS, _CELLS, max_size=5), max_size=6), max_size=4),
+)
+def test_column_kinds_add_is_the_cell_by_cell_pass(
+    name: str, chunks: list[list[dict[str, Any]]]
+) -> None:
+    """``ColumnKinds.add`` (column by column, distinct values once) notes what
+    ``add_row_by_row`` notes: columns, kinds, samples and gaps, in the same order."""
+    fast, slow = ColumnKinds(name), ColumnKinds(name)
+    for rows in chunks:
+        fast.add(rows)
+        slow.add_row_by_row(rows)
+        assert fast.rows == slow.rows
+        assert _samples(fast) == _samples(slow)
+    assert [sorted(r) for r in fast.sample_rows()] == [sorted(r) for r in slow.sample_rows()]
+
+
 def test_typed_chunks_take_the_whole_tables_dtypes() -> None:
     """An all-int part of a column another part made float is written as floats."""
     parts = [[{"file": "a", "x": 1, "y": True}], [{"file": "b", "x": None, "z": "s"}]]
