@@ -26,7 +26,14 @@ from hypothesis import strategies as st
 from replay_audit.report import html as rhtml
 from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.stored import StoredAuditReport
-from replay_audit.report.stream import ColumnKinds, json_records, typed_frame, write_json
+from replay_audit.report.stream import (
+    ColumnKinds,
+    _nested,
+    indented_records,
+    json_records,
+    typed_frame,
+    write_json,
+)
 from replay_audit.report.tables import table_frame
 from replay_audit.run.local import audit_files
 
@@ -113,6 +120,99 @@ def test_write_json_equals_one_json_dumps(
         path = Path(tmp) / "r.json"
         write_json(path, summary, [("t", frames), ("u", [pd.DataFrame()])])
         assert path.read_text(encoding="utf-8") == want
+
+
+_JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=2**63 - 2, max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=5)
+    | st.sampled_from(["%s", "%", '"q"', "a\\b", "\n\t\x00", "東 ÿ", "\ud800"])
+)
+_JSON_VALUES = st.recursive(
+    _JSON_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+_KEYS = st.lists(
+    st.text(max_size=4) | st.sampled_from(["%s", "%(a)s", "%%", '"', "東"]), unique=True, max_size=5
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    _KEYS,
+    st.lists(st.lists(_JSON_VALUES, min_size=5, max_size=5), max_size=6),
+    st.sampled_from(["plain", "ints", "texts", "floats", "gaps"]),
+    st.integers(0, 3),
+)
+def test_indented_records_are_the_records_json_dumps_lays_out(
+    keys: list[str], cells: list[list[Any]], column_kind: str, level: int
+) -> None:
+    """``indented_records`` (a template per chunk, a column's texts at once) writes
+    each record as ``_nested`` (``json.dumps(record, indent=1)``, indented) does,
+    whatever the values (nested ones, NaN, big integers, ``%`` in keys and values)."""
+    if column_kind == "ints":  # whole columns of one kind take the ``map`` path
+        cells = [[i * 7 - 3 + j for j in range(5)] for i in range(len(cells))]
+    elif column_kind == "texts":
+        cells = [[f"t%s{i}\u6771{j}" for j in range(5)] for i in range(len(cells))]
+    elif column_kind == "floats":  # (and a column with a NaN, one with an infinity)
+        cells = [
+            [i / 7, -0.0, 1e300 * 10 if i else 1.5, float("nan"), 2.0] for i in range(len(cells))
+        ]
+    elif column_kind == "gaps":  # one kind and None: texts, integers, floats
+        cells = [
+            [None if (i + j) % 3 == 0 else v for j, v in enumerate(("x", 5, 0.25, True, None))]
+            for i in range(len(cells))
+        ]
+    records = [dict(zip(keys, row, strict=False)) for row in cells]
+    assert indented_records(records, level) == [_nested(r, level) for r in records]
+
+
+def test_indented_records_with_other_keys_in_other_records() -> None:
+    records = [{"a": 1, "b": [1, {"c": None}]}, {"b": 2, "a": 1}, {"a": 1}, {}]
+    assert indented_records(records, 2) == [_nested(r, 2) for r in records]
+    assert indented_records([{}, {}], 1) == ["{}", "{}"]
+    assert indented_records([], 2) == []
+
+
+_CELLS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([2**63, -(2**63) - 1, 2**64, 0.0, -0.0, 1.5, float("nan"), float("inf")])
+    | st.sampled_from(["x", "7", "-2", "1e3", "", "99999999999999999999"])
+    | st.lists(st.integers(0, 2), max_size=2)
+)
+_ROW_KEYS = st.sampled_from(["file", "hand", "seq", "han", "x", "y", "z"])  # fixed, int, other
+
+
+def _samples(kinds: ColumnKinds) -> list[tuple[str, list[tuple[Any, str]]]]:
+    """Every column's kinds and their samples, in order (``repr``: NaN is itself)."""
+    return [(c, [(k, repr(v)) for k, v in d.items()]) for c, d in kinds.samples.items()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["hands", "games", "nosuchtable"]),
+    st.lists(st.lists(st.dictionaries(_ROW_KEYS, _CELLS, max_size=5), max_size=6), max_size=4),
+)
+def test_column_kinds_add_is_the_cell_by_cell_pass(
+    name: str, chunks: list[list[dict[str, Any]]]
+) -> None:
+    """``ColumnKinds.add`` (column by column, distinct values once) notes what
+    ``add_row_by_row`` notes: columns, kinds, samples and gaps, in the same order."""
+    fast, slow = ColumnKinds(name), ColumnKinds(name)
+    for rows in chunks:
+        fast.add(rows)
+        slow.add_row_by_row(rows)
+        assert fast.rows == slow.rows
+        assert _samples(fast) == _samples(slow)
+    assert [sorted(r) for r in fast.sample_rows()] == [sorted(r) for r in slow.sample_rows()]
 
 
 def test_typed_chunks_take_the_whole_tables_dtypes() -> None:

@@ -29,6 +29,7 @@ from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.store import (
     ABSENT_COLUMN,
     INDEX_NAME,
+    PART_SUFFIX,
     PARTS_DIR,
     SOURCE_COLUMN,
     rows_to_table,
@@ -209,7 +210,7 @@ def test_one_job_n_jobs_and_stored_give_the_same_report(tmp_path: Path) -> None:
     assert_same_report(ref, stored1)
     assert_same_report(ref, stored2)
     assert_same_report(ref, stored2.load())
-    parts = list((tmp_path / "o2" / PARTS_DIR / "hands").glob("part-*.parquet"))
+    parts = list((tmp_path / "o2" / PARTS_DIR / "hands").glob(f"part-*{PART_SUFFIX}"))
     assert len(parts) == math.ceil(23 / 4)
 
 

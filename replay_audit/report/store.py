@@ -1,6 +1,6 @@
-"""The on-disk store of a report: Parquet parts per table and the append-only index.
+"""The on-disk store of a report: Arrow parts per table and the append-only index.
 
-Owns the layout under a report folder (``parts/<table>/part-<run>-<n>.parquet`` and
+Owns the layout under a report folder (``parts/<table>/part-<run>-<n>.arrow`` and
 ``parts/index.jsonl``), writing and reading parts through the row codec
 (``report.codec``), one file's index line (``IndexEntry``) and
 the running totals (``Tally``).  The runner writes through it and
@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 # the row codec lives in ``report.codec``; its names are kept here, where the
 # runner and the readers have always found them
@@ -38,18 +37,24 @@ ROW_TABLES = TABLES[1:]
 """The row tables of a ``FileAudit`` that go to Parquet parts; each part also has a
 ``files`` table of one ``file_row()`` per file (the index keeps totals only)."""
 
-PART_WRITE_OPTIONS: dict[str, Any] = {
-    "write_statistics": False,
-    "use_dictionary": False,
-    "compression": "lz4" if pa.Codec.is_available("lz4") else "snappy",
-}
-"""How the parts are written (internal storage: every reader gets the same columns
-and values whatever these are).  No column statistics: nothing filters the
-parts, and they cost a tenth of the writer.  No dictionary pages and LZ4 rather
-than Snappy: the parts grow from about 7.6 to 10.3 MB for the 2,770 Phoenix files,
-and the writer's CPU time falls by about a quarter (0.21-0.25 s to 0.15-0.17 s for
-their 132 parts) while reading them back gets no slower (0.13-0.14 s to 0.12 s);
-see benchmarks/README.md."""
+PART_SUFFIX = ".arrow"
+"""A part is an Arrow IPC file (the "Feather V2" format): the table as Arrow holds
+it in memory, each buffer LZ4-compressed.  Parts are internal storage, written once
+and read back once or twice by this package (every reader gets the table that was
+written: columns, types, values and metadata), so the format is the cheapest one
+to write and to read, not the most compact: over the 2,770 Phoenix files the 132
+parts took 0.35 s of CPU to write as Parquet (already tuned: no statistics, no
+dictionary pages, LZ4) and 0.14 s as LZ4 IPC, and 0.25 s to read back against
+0.09 s, for 18.6 MB on disk rather than 10.2 MB (best of 5, CPU time)."""
+LEGACY_PART_SUFFIX = ".parquet"
+"""The parts of a report folder written before ``PART_SUFFIX`` (Parquet): still read,
+so ``StoredAuditReport.open`` reads such a folder; never written, never reused by a
+resumed run (its code fingerprint differs)."""
+PART_COMPRESSION: str | None = "lz4" if pa.Codec.is_available("lz4") else None
+"""The IPC body compression (LZ4 frames; none where this pyarrow lacks LZ4): the
+corpus's parts take 18.6 MB rather than 101 MB uncompressed, for 0.15 s of the
+writer's CPU rather than 0.085 s (zstd: 10.7 MB, 0.23 s, read back twice as slowly)."""
+_PART_OPTIONS = pa.ipc.IpcWriteOptions(compression=PART_COMPRESSION)
 
 PARTS_DIR = "parts"
 INDEX_NAME = "index.jsonl"
@@ -122,7 +127,47 @@ class Store:
         return self.parts / INDEX_NAME
 
     def part_path(self, table: str, part: str) -> Path:
-        return self.parts / table / f"part-{part}.parquet"
+        """Where part ``part`` of ``table`` is written."""
+        return self.parts / table / f"part-{part}{PART_SUFFIX}"
+
+    def stored_part(self, table: str, part: str) -> Path | None:
+        """The file of part ``part`` of ``table`` on disk (an Arrow part, else a
+        Parquet one of an older run), or ``None`` when the chunk had no such rows."""
+        path = self.part_path(table, part)
+        if path.exists():
+            return path
+        legacy = path.with_suffix(LEGACY_PART_SUFFIX)
+        return legacy if legacy.exists() else None
+
+    def read_part(
+        self, table: str, part: str, columns: Sequence[str] | None = None
+    ) -> pa.Table | None:
+        """Part ``part`` of ``table`` as written (only ``columns``, when given and
+        all present), or ``None`` when there is no such part."""
+        path = self.stored_part(table, part)
+        if path is None:
+            return None
+        if path.suffix == LEGACY_PART_SUFFIX:
+            import pyarrow.parquet as pq
+
+            with pq.ParquetFile(path) as part_file:  # (``pq.read_table`` costs 2-3x)
+                data = part_file.read()
+        else:
+            with pa.OSFile(str(path)) as f:
+                data = pa.ipc.open_file(f).read_all()
+        return data.select(list(columns)) if columns is not None else data
+
+    def part_schema(self, table: str, part: str) -> pa.Schema | None:
+        """The schema of part ``part`` of ``table`` (metadata included), or ``None``."""
+        path = self.stored_part(table, part)
+        if path is None:
+            return None
+        if path.suffix == LEGACY_PART_SUFFIX:
+            import pyarrow.parquet as pq
+
+            return pq.read_schema(path)
+        with pa.OSFile(str(path)) as f:
+            return pa.ipc.open_file(f).schema
 
     def clear(self) -> None:
         """Forget earlier runs (``resume=False``): only our ``parts`` folder goes."""
@@ -185,18 +230,21 @@ class Store:
         path = self.part_path(table, part)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        pq.write_table(data, tmp, **PART_WRITE_OPTIONS)
+        with (
+            pa.OSFile(str(tmp), "wb") as sink,
+            pa.ipc.new_file(sink, data.schema, options=_PART_OPTIONS) as writer,
+        ):
+            writer.write_table(data)
         os.replace(tmp, path)
 
     def read_columns(self, table: str, part: str, paths: Iterable[str]) -> Columns:
         """The rows of ``paths`` in one part, as ``read_rows`` gives them (path by
         path, in sorted order) but as columns without ``__source__``: one Arrow
         conversion per column, no dict per row (``report.csv_columns`` writes them)."""
-        path = self.part_path(table, part)
-        if not path.exists():
+        data = self.read_part(table, part)
+        if data is None:
             return Columns([], {}, None, 0)
-        with pq.ParquetFile(path) as part_file:
-            cols = table_columns(part_file.read())
+        cols = table_columns(data)
         if cols.n == 0:
             return _drop_source(cols) if SOURCE_COLUMN in cols.values else cols
         keep = set(paths)
@@ -217,11 +265,9 @@ class Store:
         """
         by_path: dict[str, list[dict[str, Any]]] = {p: [] for p in wanted}
         for part in sorted({p for p in wanted.values() if p is not None}):
-            path = self.part_path(table, part)
-            if not path.exists():
+            table_data = self.read_part(table, part)
+            if table_data is None:
                 continue  # no rows of this table in that chunk
-            with pq.ParquetFile(path) as part_file:  # (``pq.read_table`` costs 2-3x)
-                table_data = part_file.read()
             for row in table_to_rows(table_data):
                 source = row.pop(SOURCE_COLUMN)
                 if wanted.get(source) == part:

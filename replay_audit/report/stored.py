@@ -15,8 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pyarrow.parquet as pq
-
 from replay_audit.report.codec import JSON_COLUMNS_KEY, SOURCE_COLUMN, from_json
 from replay_audit.report.store import Store
 from replay_audit.report.stored_tables import _StoredTables
@@ -110,13 +108,11 @@ class StoredAuditReport(_StoredTables):
     ) -> Iterator[tuple[str, Any]]:
         """``(source path, value)`` of one column of the parts' current rows."""
         for part in sorted({p for p in wanted.values() if p is not None}):
-            path = self.store.part_path(name, part)
-            if not path.exists():
+            schema = self.store.part_schema(name, part)
+            if schema is None or column not in schema.names:
                 continue
-            schema = pq.read_schema(path)
-            if column not in schema.names:
-                continue
-            one = pq.read_table(path, columns=[SOURCE_COLUMN, column])
+            one = self.store.read_part(name, part, [SOURCE_COLUMN, column])
+            assert one is not None  # (its schema was just read)
             meta = json.loads((schema.metadata or {}).get(JSON_COLUMNS_KEY, b"[]"))
             values = one.column(column).to_pylist()
             if column in meta:

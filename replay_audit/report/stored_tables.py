@@ -15,8 +15,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pyarrow.parquet as pq
-
 from replay_audit._version import __version__
 from replay_audit.auditing.rows import SCHEMA_VERSION
 from replay_audit.report.audit_report import AuditReport, parquet_table, write_csv_table
@@ -166,11 +164,10 @@ class _StoredTables(AuditReport):
         """The fixed columns of ``name``, then every other column the parts have."""
         columns = list(TABLE_COLUMNS[name])
         for part in dict.fromkeys(part for g in groups for part in g.values()):
-            f = self.store.part_path(name, part) if part is not None else None
-            if f is not None and f.exists():
-                for c in pq.read_schema(f).names:
-                    if c not in columns and c not in (SOURCE_COLUMN, ABSENT_COLUMN):
-                        columns.append(c)
+            schema = self.store.part_schema(name, part) if part is not None else None
+            for c in schema.names if schema is not None else ():
+                if c not in columns and c not in (SOURCE_COLUMN, ABSENT_COLUMN):
+                    columns.append(c)
         return columns
 
     def _chunks(self, name: str, groups: list[dict[str, str | None]]) -> Iterator[pd.DataFrame]:
@@ -238,6 +235,8 @@ class _StoredTables(AuditReport):
         differently in two parts, numbers here and text there, becomes text, as it
         does in memory).
         """
+        import pyarrow.parquet as pq
+
         written = []
         groups = self._groups()
         for name in CSV_TABLES:

@@ -1,6 +1,6 @@
 """Report tables written one chunk at a time, equal to the whole-table writers.
 
-A stored run (``report.stored.StoredAuditReport``) holds its rows in Parquet parts and
+A stored run (``report.stored.StoredAuditReport``) holds its rows in Arrow parts and
 must write ``report.json`` and the HTML page without loading a whole table, yet
 produce the very bytes an in-memory report writes. Two things make that hold:
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Iterator
+from json.encoder import encode_basestring  # (``ensure_ascii=False``'s string encoder, in C)
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +79,56 @@ class ColumnKinds:
         self.rows = 0
 
     def add(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Note the kinds of the values of these rows (the next rows of the table).
+
+        Column by column (``_add_kinds``): the rows are taken apart once
+        (``codec.rows_columns``, by the compiled core where it can), each column's
+        distinct values looked at once, not a Python call per cell (the first pass
+        of ``report.json`` over the corpus's tables took about 1 s of CPU here a
+        cell at a time).  ``add_row_by_row`` is the reference it is held to: the
+        same columns in the same order, the same kinds, samples and gap marks,
+        each in the order the rows show them.
+        """
+        from replay_audit.report.codec import rows_columns
+
+        rows = rows if isinstance(rows, list) else list(rows)
+        if not rows:
+            return
+        cols = rows_columns(rows)  # (names in the order the rows show them first)
+        first_gap: dict[str, int] = {}
+        for i, skip in enumerate(cols.absent or ()):
+            for c in skip or ():
+                first_gap.setdefault(c, i)
+        before = self.rows
+        self.rows += cols.n
+        samples = self.samples
+        for c in cols.names:
+            kinds = samples.get(c)
+            if kinds is None:
+                kinds = samples[c] = {}
+                if before:  # the rows before did not have this key
+                    kinds[("missing",)] = _MISSING
+            gap = first_gap.get(c)
+            values = cols.values[c]
+            if gap is None:
+                _add_kinds(kinds, values, c in INT_COLUMNS)
+                continue
+            assert cols.absent is not None  # (a gap is a row that lacks the key)
+            _add_kinds(kinds, values[:gap], c in INT_COLUMNS)
+            kinds.setdefault(("missing",), _MISSING)
+            rest = [
+                v
+                for v, skip in zip(values[gap:], cols.absent[gap:], strict=True)
+                if not (skip and c in skip)
+            ]
+            _add_kinds(kinds, rest, c in INT_COLUMNS)
+        names = set(cols.names)
+        for c, kinds in samples.items():
+            if c not in names:
+                kinds.setdefault(("missing",), _MISSING)
+
+    def add_row_by_row(self, rows: Iterable[dict[str, Any]]) -> None:
+        """``add``, a cell at a time: the reference ``add`` is held to."""
         samples = self.samples
         for row in rows:
             self.rows += 1
@@ -110,6 +161,23 @@ class ColumnKinds:
         ]
 
 
+def _add_kinds(kinds: dict[tuple[Any, ...], Any], values: list[Any], int_column: bool) -> None:
+    """The kinds of ``values`` not yet in ``kinds``, each with its first value, in the
+    order the values show them: ``_kind`` of each distinct value (type and value:
+    ``1``, ``1.0`` and ``True`` are three) in the order it first appears, which is
+    the order a cell-by-cell pass meets the kinds, and their first values."""
+    try:
+        distinct: Iterable[tuple[type, Any]] = dict.fromkeys(
+            zip(map(type, values), values, strict=True)
+        )
+    except TypeError:  # an unhashable value (a list): every value
+        distinct = zip(map(type, values), values, strict=True)
+    for _, value in distinct:
+        kind = _kind(value, int_column)
+        if kind not in kinds:
+            kinds[kind] = value
+
+
 def typed_frame(name: str, rows: list[dict[str, Any]], kinds: ColumnKinds) -> pd.DataFrame:
     """Table ``name`` of these rows, each column of the dtype the whole table has.
 
@@ -135,6 +203,88 @@ def _nested(value: Any, level: int) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + " " * level)
 
 
+def _value_text(value: Any, level: int) -> str:
+    """``_nested(value, level)`` of one value of ``json.loads``' kinds: scalars as the
+    encoder writes them (floats by ``repr``, non-finite ones as ``NaN`` and
+    ``Infinity``), a list or dict through ``_nested``."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        if value != value:
+            return "NaN"
+        if value in (math.inf, -math.inf):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float.__repr__(value)
+    return _nested(value, level)
+
+
+_NONE = type(None)
+
+
+def _column_texts(values: tuple[Any, ...], level: int) -> list[str]:
+    """``_value_text`` of each value of one column.  A column of text, integers or
+    finite floats, with or without gaps (most columns of a report), is written by
+    one C function a value; any other mix a value at a time."""
+    kinds = set(map(type, values))
+    gaps = _NONE in kinds
+    kinds.discard(_NONE)
+    if not kinds:
+        return ["null"] * len(values)
+    text = _PLAIN_TEXT.get(kinds.pop()) if len(kinds) == 1 else None
+    if text is float.__repr__ and not all(
+        map(math.isfinite, (v for v in values if v is not None) if gaps else values)
+    ):
+        text = None  # NaN and the infinities have their own words
+    if text is None:
+        return [_value_text(v, level) for v in values]
+    if not gaps:
+        return list(map(text, values))
+    return ["null" if v is None else text(v) for v in values]
+
+
+_PLAIN_TEXT: dict[type, Any] = {str: encode_basestring, int: int.__repr__, float: float.__repr__}
+"""How ``json.dumps`` writes a value of these types (floats when finite)."""
+
+
+def indented_records(records: list[dict[str, Any]], level: int) -> list[str]:
+    """``[_nested(record, level) for record in records]``, the same text, made
+    column by column.
+
+    Why: ``json.dumps`` with an indent runs the encoder's pure-Python path, a few
+    function calls per value; a table's records take most of ``report.json``'s
+    writing time that way (about 2 s of CPU for the 33,600 records of the
+    corpus's CSV tables).  The records of one ``DataFrame.to_json`` have the same
+    keys in the same order, so each record is one ``%`` of a template holding
+    the keys and the layout, filled with its values' texts, each column's texts
+    made in one pass.  Records whose keys differ go through ``_nested``.
+    """
+    if not records:
+        return []
+    keys = tuple(records[0])
+    if not keys or any(tuple(r) != keys for r in records):
+        return [_nested(r, level) for r in records]
+    inner = "\n" + " " * (level + 1)
+    template = (
+        "{"
+        + ",".join(inner + encode_basestring(k).replace("%", "%%") + ": %s" for k in keys)
+        + "\n"
+        + " " * level
+        + "}"
+    )
+    columns = zip(*map(dict.values, records), strict=True)
+    texts = [_column_texts(column, level + 1) for column in columns]
+    return list(map(template.__mod__, zip(*texts, strict=True)))
+
+
 def json_records(chunks: Iterable[pd.DataFrame]) -> Iterator[dict[str, Any]]:
     """Rows as ``json.loads(df.to_json(orient="records"))`` gives them, chunk by chunk."""
     for df in chunks:
@@ -154,9 +304,11 @@ def write_json(
         for name, chunks in tables:
             out.write(",\n " + json.dumps(name, ensure_ascii=False) + ": [")
             first = True
-            for record in json_records(chunks):
-                out.write(("\n  " if first else ",\n  ") + _nested(record, 2))
-                first = False
+            for df in chunks:
+                records = json.loads(df.to_json(orient="records", force_ascii=False))
+                for text in indented_records(records, 2):
+                    out.write(("\n  " if first else ",\n  ") + text)
+                    first = False
             out.write("]" if first else "\n ]")
         out.write("\n}")
     return path

@@ -40,7 +40,7 @@ def run_audit(
 
     ``engine`` is ``local`` (process pool of ``jobs`` workers, default all cores) or
     ``dask`` (``scheduler`` = a scheduler address, or None for a local cluster).
-    With ``out``, rows stream to Parquet parts under ``out/parts`` and the report
+    With ``out``, rows stream to Arrow parts under ``out/parts`` and the report
     loads them lazily; with ``resume`` a rerun skips files already audited with the
     same content and rules.  ``worker`` audits one file (``auditing.validate_file``
     for a parse-and-replay check; resume then needs its own ``out`` folder).

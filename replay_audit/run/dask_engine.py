@@ -1,7 +1,7 @@
 """The Dask engine: the same per-file audit on a Dask cluster (``engine="dask"``).
 
 The paths to audit form a ``dask.bag``; each bag partition is one chunk that a
-Dask worker audits with ``audit_file`` and writes as Parquet parts itself (the
+Dask worker audits with ``audit_file`` and writes as Arrow parts itself (the
 same ``run.chunk.audit_chunk`` and on-disk layout as the local engine, so ``out``
 must be a folder every worker can reach). The client receives only index
 entries, appending them as partitions finish so a killed run resumes like a

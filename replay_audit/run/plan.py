@@ -108,7 +108,7 @@ def _same_content(path: str, digest: str) -> bool:
 
 MAX_FILES_PER_PART = 128
 """Files of one chunk task, at most.  Each part costs a fixed amount whatever its
-size (six or seven small Parquet files written, renamed and later read back, each
+size (six or seven small Arrow files written, renamed and later read back, each
 chunk typed and sorted by the report writers): over the 2,770 Phoenix files in one
 job, 11 parts of about 256 took the runner 0.06-0.08 s less CPU than 22 of 128
 (2-5% of the command line's time), but a chunk's rows are held until its part is
