@@ -8,7 +8,7 @@ directly saves extracting it first.
 
 **Member paths.** One log of an archive is named ``"<db path>::<log_id>"``, e.g.
 ``phoenix-2024.db::2024010100gm-00a9-0000-0123abcd``: a plain string, so it travels
-through the runner, the Parquet parts, the resume index and the report's ``file``
+through the runner, the parts, the resume index and the report's ``file``
 column like any file path, and a finding names both the archive and the game. The
 part after the *last* ``::`` is the log id; a string is a member path only when the
 part before it is an existing file and the whole string is not.

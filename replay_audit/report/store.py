@@ -34,7 +34,7 @@ from replay_audit.report.tables import TABLES
 _T = TypeVar("_T")
 
 ROW_TABLES = TABLES[1:]
-"""The row tables of a ``FileAudit`` that go to Parquet parts; each part also has a
+"""The row tables of a ``FileAudit`` that go to the parts; each part also has a
 ``files`` table of one ``file_row()`` per file (the index keeps totals only)."""
 
 PART_SUFFIX = ".arrow"
