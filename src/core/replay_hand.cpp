@@ -9,8 +9,14 @@
 
 #include "hand_events.hpp"
 #include "py_errors.hpp"
+#include "replay_plumbing.hpp"
 #include "slots.hpp"
 #include "table_state.hpp"
+#include "waits.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace py = pybind11;
 
@@ -52,6 +58,19 @@ enum TableSlot {
     T_RIICHI_ACCEPTED,
     T_STICKS,
     T_SCORES,
+    T_NAGASHI,
+    T_JSON,
+    T_CORE_LISTS,
+    T_DORA_PENDING,
+    T_RINSHAN_DUE,
+    T_TO_DRAW,
+    T_RIICHI_DECLARED,
+    T_KANS,
+    T_KAN_SEATS,
+    T_KAN_DORA_NOW,
+    T_IPPATSU_BEFORE_KAKAN,
+    T_OFFER_SEATS,
+    T_OFFER_KINDS,
     T_COUNT
 };
 
@@ -60,9 +79,14 @@ constexpr const char* kTableNames[T_COUNT] = {
     "last_draw",   "drawn_rinshan", "live",     "uninterrupted", "discarded",
     "hand",        "last_offer", "melds",       "riichi",     "wall_dora",
     "indicators",  "dora_due",  "dead_ura",     "riichi_double", "n",
-    "pao",         "findings",  "riichi_accepted", "sticks",  "scores"};
+    "pao",         "findings",  "riichi_accepted", "sticks",  "scores",
+    "nagashi",     "json",      "core_lists",   "dora_pending", "rinshan_due",
+    "to_draw",     "riichi_declared", "kans",   "kan_seats",  "kan_dora_now",
+    "ippatsu_before_kakan", "offer_seats", "offer_kinds"};
 
-NamedSlots<T_COUNT> table_slots;  // the table class's, found once (slots.hpp)
+// The table class's, found once (slots.hpp); writable, since the rooms made here (an
+// exhaustive draw, a kan, a new dora indicator) write some of them.
+NamedSlots<T_COUNT, true> table_slots;
 
 // A slot's value, borrowed; a TypeError while it is unset.
 PyObject* get(PyObject* table, TableSlot which) {
@@ -165,11 +189,15 @@ enum Const {
     C_WIN_CONTEXT,
     C_RESULT_REPLAY,
     C_HAND_REPLAY,
+    C_DRAW_CONTEXT,
+    C_ANKAN,
+    C_KAKAN,
     C_COUNT
 };
 constexpr const char* kClassNames[C_COUNT] = {
     "draw", "discard", "th_mask", "riichi_declare", "riichi_accept", "call", "chi", "pon",
-    "new_dora", "win", "draw_result", "win_context", "result_replay", "hand_replay"};
+    "new_dora", "win", "draw_result", "win_context", "result_replay", "hand_replay",
+    "draw_context", "ankan", "kakan"};
 
 // One win made as _Results._win makes it, when that is the plain case: an XML log,
 // outside Toutenkou, a tsumo in the winner's turn or a ron on a discard, and the
@@ -307,6 +335,303 @@ py::object plain_win(PyObject* table, PyObject* r, PyObject* checks, PyObject* m
     return own(PyObject_Vectorcall(make, res_argv, 6, nullptr));
 }
 
+// ---------------------------------------------------------------- the rooms in C
+//
+// The three rooms below are made here in their plain case, the one where the Python
+// room (its reference) finds nothing: each reads all it needs first and answers
+// "not mine" (an empty object or false, nothing changed) at the first thing that
+// could make a finding or that is not as the Python keeps it; only then does it write
+// the table.  Every exhaustive draw, kan and kan dora indicator was a Python call (about
+// 9,000 a pass over the Phoenix corpus, a tenth of run_game's time when measured);
+// tests/test_core_replay_rooms.py holds them equal to the rooms on the corpus and on
+// damaged games.
+
+// A slot of the table written with an int (steals nothing: the value is made here).
+void put_long(PyObject* table, TableSlot which, long v) {
+    put(table, table_slots.at[which], PyLong_FromLong(v));
+}
+
+// The exact ints of ``table``'s slots ``which`` into ``out``; false when one is not.
+template <std::size_t N>
+bool longs_of(PyObject* table, const TableSlot (&which)[N], long (&out)[N]) {
+    for (std::size_t j = 0; j < N; ++j)
+        if (!as_long(get(table, which[j]), out[j])) return false;
+    return true;
+}
+
+// The tile ids (exact ints 0-135) of a list or tuple into ``out`` (at most ``cap``):
+// their count, or -1 when one is not a tile id or there are more.
+Py_ssize_t tile_ids(PyObject* seq, long* out, Py_ssize_t cap) {
+    const bool list = PyList_CheckExact(seq);
+    if (!list && !PyTuple_CheckExact(seq)) return -1;
+    const Py_ssize_t n = list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
+    if (n > cap) return -1;
+    for (Py_ssize_t j = 0; j < n; ++j) {
+        bool ok = true;
+        const long t = item_long(list ? PyList_GET_ITEM(seq, j) : PyTuple_GET_ITEM(seq, j), ok);
+        if (!ok || t < 0 || t >= 4 * kNumKinds) return -1;
+        out[j] = t;
+    }
+    return n;
+}
+
+constexpr Py_ssize_t kMaxHand = 4 * kNumKinds;  // no hand holds more tiles than there are
+
+// The fields of a RecordedDraw read here.
+constexpr const char* kDrawNames[2] = {"kind", "shown"};
+NamedSlots<2> draw_slots;
+
+// _Results._draw_result for an exhaustive draw (or nagashi mangan) that finds nothing:
+// the live wall empty, every playing seat's tenpai from its concealed tiles (the core's
+// wait_mask, as replay.waits.hands_tenpai asks it), the shown hands those of the tenpai
+// seats in seat order.  The ResultReplay with its DrawContext, or an empty object (an
+// abortive draw, or anything the Python room decides: then it runs, nothing changed).
+py::object plain_draw(PyObject* table, PyObject* r, PyObject* make, PyObject* const* consts) {
+    if (!draw_slots.of(Py_TYPE(r), kDrawNames)) return {};
+    PyObject* kind = slot_value(r, draw_slots.at[0]);
+    PyObject* shown = slot_value(r, draw_slots.at[1]);
+    if (kind == nullptr || shown == nullptr || !PyUnicode_CheckExact(kind)) return {};
+    if (PyUnicode_CompareWithASCIIString(kind, "exhaustive") != 0 &&
+        PyUnicode_CompareWithASCIIString(kind, "nm") != 0)
+        return {};
+    long live = 0, n = 0;
+    PyObject* n_obj = get(table, T_N);
+    if (!as_long(get(table, T_LIVE), live) || live != 0 || !as_long(n_obj, n)) return {};
+    PyObject* concealed = get(table, T_CONCEALED);
+    PyObject* nagashi = get(table, T_NAGASHI);
+    if (!PyList_CheckExact(concealed) || !PyList_CheckExact(nagashi)) return {};
+    const Py_ssize_t seats = PyList_GET_SIZE(concealed);
+    constexpr Py_ssize_t kSeats = 8;
+    if (n < 0 || n > seats || n > PyList_GET_SIZE(nagashi) || seats > kSeats) return {};
+    bool tenpai[kSeats] = {};
+    long waiting[kSeats];  // the tenpai seats, in seat order
+    Py_ssize_t m = 0;
+    for (Py_ssize_t s = 0; s < n; ++s) {
+        long ids[kMaxHand];
+        const Py_ssize_t k = tile_ids(PyList_GET_ITEM(concealed, s), ids, kMaxHand);
+        std::uint8_t counts[kNumKinds];
+        if (k < 0 || !PyList_CheckExact(PyList_GET_ITEM(concealed, s)) ||
+            !count_tiles(ids, static_cast<long>(k), counts))
+            return {};
+        tenpai[s] = wait_mask(counts) != 0;
+        if (tenpai[s]) waiting[m++] = static_cast<long>(s);
+    }
+    if (shown != Py_None) {  // the shown hands: (seat, tiles) pairs, the tenpai seats'
+        if (!PyTuple_CheckExact(shown) || PyTuple_GET_SIZE(shown) != m) return {};
+        for (Py_ssize_t j = 0; j < m; ++j) {
+            PyObject* pair = PyTuple_GET_ITEM(shown, j);
+            long seat = 0;
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                !as_long(PyTuple_GET_ITEM(pair, 0), seat) || seat != waiting[j])
+                return {};
+        }
+    }
+    py::object tenpai_t = own(PyTuple_New(seats));
+    py::object nagashi_t = own(PyTuple_New(seats));
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        PyTuple_SET_ITEM(tenpai_t.ptr(), s, new_bool(tenpai[s]));
+        PyTuple_SET_ITEM(nagashi_t.ptr(), s, Py_NewRef(s < n ? PyList_GET_ITEM(nagashi, s) : Py_False));
+    }
+    py::object dealer = own(PyObject_GetAttr(get(table, T_HAND), names().dealer));
+    PyObject* ctx_argv[5] = {consts[C_DRAW_CONTEXT], tenpai_t.ptr(), nagashi_t.ptr(), dealer.ptr(), n_obj};
+    py::object ctx = own(PyObject_Vectorcall(make, ctx_argv, 5, nullptr));
+    py::object none_paid = own(PyTuple_New(0));
+    PyObject* res_argv[6] = {consts[C_RESULT_REPLAY], r, Py_None, ctx.ptr(), Py_None, none_paid.ptr()};
+    return own(PyObject_Vectorcall(make, res_argv, 6, nullptr));
+}
+
+constexpr const char* kNewDoraNames[1] = {"indicator"};
+NamedSlots<1> new_dora_slots;
+
+// The table's ``seen`` (core_lists[0], a bytearray of 136), or nullptr when it is not so.
+char* seen_bytes(PyObject* table) {
+    PyObject* lists = get(table, T_CORE_LISTS);
+    if (!PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != kCoreListCount) return nullptr;
+    PyObject* seen = PyTuple_GET_ITEM(lists, 0);
+    if (!PyByteArray_CheckExact(seen) || PyByteArray_GET_SIZE(seen) != 136) return nullptr;
+    return PyByteArray_AS_STRING(seen);
+}
+
+// moves._new_dora that finds nothing: the indicator a tile id not met before, shown
+// where it is due or where a daiminkan's or kakan's pending dora comes after the
+// replacement draw.  False (nothing changed) for anything else.
+bool plain_new_dora(PyObject* table, PyObject* ev) {
+    if (!new_dora_slots.of(Py_TYPE(ev), kNewDoraNames)) return false;
+    PyObject* indicator = slot_value(ev, new_dora_slots.at[0]);
+    long t = 0;
+    if (indicator == nullptr || !as_long(indicator, t) || t < 0 || t >= 136) return false;
+    char* seen = seen_bytes(table);
+    PyObject* indicators = get(table, T_INDICATORS);
+    if (get(table, T_JSON) != Py_False || seen == nullptr || seen[t] != 0 ||
+        !PyList_CheckExact(indicators))
+        return false;
+    long v[4];  // dora_due, dora_pending, rinshan_due, to_act
+    if (!longs_of(table, {T_DORA_DUE, T_DORA_PENDING, T_RINSHAN_DUE, T_TO_ACT}, v)) return false;
+    const bool beyond = PyList_GET_SIZE(indicators) + 1 > v[0];
+    if (beyond && !(v[1] != 0 && v[2] < 0 && v[3] >= 0)) return false;  // dora_timing
+    seen[t] = 1;
+    append(indicators, indicator);
+    if (beyond) {
+        put_long(table, T_DORA_PENDING, v[1] - 1);
+        put_long(table, T_DORA_DUE, v[0] + 1);
+    }
+    return true;
+}
+
+constexpr const char* kCallNames[2] = {"seat", "meld"};
+NamedSlots<2> call_slots;
+constexpr const char* kMeldNames[2] = {"kind", "tiles"};
+NamedSlots<2> meld_slots;
+constexpr const char* kAddedNames[1] = {"added"};
+NamedSlots<1> added_slots;
+
+// The index of the item ``tile`` in ``ids`` (``k`` of them), skipping those in ``taken``;
+// -1 if none.
+Py_ssize_t index_of(const long* ids, Py_ssize_t k, long tile, const bool* taken) {
+    for (Py_ssize_t j = 0; j < k; ++j)
+        if (ids[j] == tile && !taken[j]) return j;
+    return -1;
+}
+
+// calls._check_riichi_ankan finding nothing: an ankan in riichi of the drawn tile's kind
+// ``k`` that leaves the waits as they were (and some).  ``counts``: the hand with the four.
+bool riichi_ankan_ok(PyObject* table, long s, long k, const std::uint8_t* counts) {
+    long drawn = 0;
+    PyObject* last = list_at(get(table, T_LAST_DRAW), s);
+    if (last == nullptr || !as_long(last, drawn) || drawn < 0 || drawn >= 136 || drawn >> 2 != k)
+        return false;
+    std::uint8_t before[kNumKinds], after[kNumKinds];
+    std::memcpy(before, counts, sizeof before);
+    std::memcpy(after, counts, sizeof after);
+    if (before[drawn >> 2] == 0) return false;
+    --before[drawn >> 2];
+    after[k] = after[k] >= 4 ? after[k] - 4 : 0;
+    const std::uint64_t waits = wait_mask(before);
+    return waits != 0 && waits == wait_mask(after);
+}
+
+// calls._ankan and calls._kakan when they find nothing: in the caller's own turn, no
+// riichi being declared, a live tile left, at most the fourth kan; an ankan of four
+// tiles of a kind held (in riichi: as _check_riichi_ankan allows it), a kakan of a
+// tile held onto the seat's pon of its kind, outside riichi.  False (nothing changed)
+// for anything else, and for every other call (the Python's _call plays it).
+bool plain_kan(PyObject* table, PyObject* ev, PyObject* const* consts) {
+    if (!call_slots.of(Py_TYPE(ev), kCallNames)) return false;
+    PyObject* seat_o = slot_value(ev, call_slots.at[0]);
+    PyObject* meld = slot_value(ev, call_slots.at[1]);
+    if (seat_o == nullptr || meld == nullptr || !meld_slots.of(Py_TYPE(meld), kMeldNames) ||
+        !added_slots.of(Py_TYPE(meld), kAddedNames))
+        return false;
+    PyObject* kind = slot_value(meld, meld_slots.at[0]);
+    PyObject* tiles_o = slot_value(meld, meld_slots.at[1]);
+    const bool ankan = kind == consts[C_ANKAN];
+    if ((!ankan && kind != consts[C_KAKAN]) || tiles_o == nullptr || !PyTuple_CheckExact(tiles_o))
+        return false;
+    long s = 0;
+    long v[7];  // to_act, riichi_declared, live, kans, kan_seats, dora_due, dora_pending
+    if (!as_long(seat_o, s) || s < 0 ||
+        !longs_of(table, {T_TO_ACT, T_RIICHI_DECLARED, T_LIVE, T_KANS, T_KAN_SEATS, T_DORA_DUE, T_DORA_PENDING}, v))
+        return false;
+    // _own_turn, call_after_riichi (declaring), kan_empty_wall, fifth_kan
+    if (s != v[0] || truthy(get(table, T_AFTER_CALL)) || v[1] == s || v[2] <= 0 || v[3] >= 4 || s >= 62)
+        return false;
+    PyObject* hand = list_at(get(table, T_CONCEALED), s);
+    PyObject* riichi = list_at(get(table, T_RIICHI), s);
+    PyObject* melds = list_at(get(table, T_MELDS), s);
+    PyObject* ippatsu = get(table, T_IPPATSU);
+    if (hand == nullptr || !PyList_CheckExact(hand) || melds == nullptr || !PyList_CheckExact(melds) ||
+        (riichi != Py_True && riichi != Py_False) || !PyList_CheckExact(ippatsu))
+        return false;
+    bool ippatsu_on = false;  // _break_ippatsu: flags that are bools, any set
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(ippatsu); ++j) {
+        PyObject* f = PyList_GET_ITEM(ippatsu, j);
+        if (f != Py_True && f != Py_False) return false;
+        ippatsu_on = ippatsu_on || f == Py_True;
+    }
+    long ids[kMaxHand];
+    const Py_ssize_t k = tile_ids(hand, ids, kMaxHand);
+    if (k < 0) return false;
+    bool taken[kMaxHand] = {};
+    Py_ssize_t at[4];  // the hand's items taken (list.remove's first equal, in turn)
+    long tiles[4];
+    const Py_ssize_t nt = tile_ids(tiles_o, tiles, 4);
+    Py_ssize_t pon_at = -1;  // a kakan's pon in the seat's melds
+    long added = -1;
+    if (ankan) {
+        if (nt != 4) return false;
+        const long kk = tiles[0] >> 2;
+        for (long t : tiles)
+            if (t >> 2 != kk) return false;  // call_not_held: not four of a kind
+        for (int j = 0; j < 4; ++j) {
+            at[j] = index_of(ids, k, tiles[j], taken);
+            if (at[j] < 0) return false;
+            taken[at[j]] = true;
+        }
+        if (riichi == Py_True) {
+            std::uint8_t counts[kNumKinds];
+            if (!count_tiles(ids, static_cast<long>(k), counts) || !riichi_ankan_ok(table, s, kk, counts))
+                return false;
+        }
+    } else {
+        PyObject* added_o = slot_value(meld, added_slots.at[0]);
+        if (riichi != Py_False || nt < 1 || added_o == nullptr || !as_long(added_o, added)) return false;
+        const long kk = tiles[0] >> 2;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(melds) && pon_at < 0; ++j) {
+            PyObject* old = PyList_GET_ITEM(melds, j);
+            if (!meld_slots.of(Py_TYPE(old), kMeldNames)) return false;
+            PyObject* old_kind = slot_value(old, meld_slots.at[0]);
+            PyObject* old_tiles = slot_value(old, meld_slots.at[1]);
+            if (old_kind != consts[C_PON]) continue;
+            if (old_tiles == nullptr || !PyTuple_CheckExact(old_tiles)) return false;
+            if (PyTuple_GET_SIZE(old_tiles) == 0) continue;
+            bool ok = true;
+            const long first = item_long(PyTuple_GET_ITEM(old_tiles, 0), ok);
+            if (!ok) return false;
+            if (first >> 2 == kk) pon_at = j;
+        }
+        at[0] = index_of(ids, k, added, taken);
+        if (pon_at < 0 || at[0] < 0) return false;
+        taken[at[0]] = true;
+    }
+    // Nothing to find: the table as the room leaves it.
+    for (Py_ssize_t j = k - 1; j >= 0; --j)
+        if (taken[j]) remove_at(hand, j);
+    long due = v[5] + v[6];  // _reveal_pending
+    long pending = 0;
+    if (ankan) {
+        append(melds, meld);
+        due += 1;
+    } else {
+        set_item(melds, pon_at, Py_NewRef(meld));
+        if (truthy(get(table, T_KAN_DORA_NOW)))  // _open_kan_dora
+            due += 1;
+        else
+            pending += 1;
+        put(table, table_slots.at[T_IPPATSU_BEFORE_KAKAN], PyList_GetSlice(ippatsu, 0, PyList_GET_SIZE(ippatsu)));
+        PyObject* offer_seats = get(table, T_OFFER_SEATS);
+        PyObject* offer_kinds = get(table, T_OFFER_KINDS);
+        if (!PyList_CheckExact(offer_seats) || !PyList_CheckExact(offer_kinds))
+            throw py::type_error("run_hand: the table's offers must be lists");
+        append(offer_seats, seat_o);
+        const py::object added_kind = own(PyLong_FromLong(added >> 2));
+        append(offer_kinds, added_kind.ptr());
+    }
+    put_long(table, T_KANS, v[3] + 1);
+    put_long(table, T_KAN_SEATS, v[4] | (1L << s));
+    put_long(table, T_DORA_DUE, due);
+    put_long(table, T_DORA_PENDING, pending);
+    put(table, table_slots.at[T_UNINTERRUPTED], new_bool(false));
+    if (ippatsu_on)
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(ippatsu); ++j) set_item(ippatsu, j, new_bool(false));
+    PyObject* offered = ankan ? PyTuple_GET_ITEM(tiles_o, 0) : slot_value(meld, added_slots.at[0]);
+    const py::object how = own(PyLong_FromLong(ankan ? 3 : 1));  // state._OFFER_ANKAN, _OFFER_KAKAN
+    put(table, table_slots.at[T_LAST_OFFER], PyTuple_Pack(3, seat_o, offered, how.ptr()));
+    put_long(table, T_TO_ACT, -1);
+    put(table, table_slots.at[T_TO_DRAW], Py_NewRef(seat_o));
+    put(table, table_slots.at[T_RINSHAN_DUE], Py_NewRef(seat_o));
+    return true;
+}
+
 // The end of run: the wall's dora checked, where ura came from, the HandReplay.
 py::object hand_replay(PyObject* table, PyObject* make, PyObject* const* consts) {
     const Names& nm = names();
@@ -378,13 +703,13 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
         }
         ++i;
         if (t == consts[C_CALL]) {
-            call_method(nm.call, {table, ev});
+            if (!plain_kan(table, ev, consts)) call_method(nm.call, {table, ev});
         } else if (t == consts[C_DECLARE]) {
             call_method(nm.declare, {table, ev});
         } else if (t == consts[C_ACCEPT]) {
             call_method(nm.accept, {table, ev});
         } else if (t == consts[C_NEW_DORA]) {
-            call_method(nm.new_dora, {table, ev});
+            if (!plain_new_dora(table, ev)) call_method(nm.new_dora, {table, ev});
         } else if (t == consts[C_WIN]) {
             bool unclean = false;
             py::object done;
@@ -392,7 +717,8 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
             if (!done) done = call_method(nm.win, {table, ev, unclean ? Py_True : Py_False});
             if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
         } else if (t == consts[C_DRAW_RESULT]) {
-            py::object done = call_method(nm.draw_result, {table, ev});
+            py::object done = plain_draw(table, ev, make, consts);
+            if (!done) done = call_method(nm.draw_result, {table, ev});
             if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
         }
     }
