@@ -156,6 +156,11 @@ class RunClasses:
     """``MeldKind.ANKAN``: the core plays the ankan and kakan that find nothing."""
     kakan: object
     """``MeldKind.KAKAN``."""
+    daiminkan: object
+    """``MeldKind.DAIMINKAN``: the core plays the chi, pon and daiminkan that find
+    nothing outside its runs too, their pao with them."""
+    kita: object
+    """``MeldKind.KITA`` (no set, when pao counts them)."""
 
 
 _RUN_CLASSES = RunClasses(
@@ -176,6 +181,8 @@ _RUN_CLASSES = RunClasses(
     draw_context=DrawContext,
     ankan=MeldKind.ANKAN,
     kakan=MeldKind.KAKAN,
+    daiminkan=MeldKind.DAIMINKAN,
+    kita=MeldKind.KITA,
 )
 """What ``_core.run_hand`` dispatches on and makes, made once."""
 

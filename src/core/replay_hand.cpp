@@ -14,6 +14,7 @@
 #include "table_state.hpp"
 #include "waits.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -192,12 +193,14 @@ enum Const {
     C_DRAW_CONTEXT,
     C_ANKAN,
     C_KAKAN,
+    C_DAIMINKAN,
+    C_KITA,
     C_COUNT
 };
 constexpr const char* kClassNames[C_COUNT] = {
     "draw", "discard", "th_mask", "riichi_declare", "riichi_accept", "call", "chi", "pon",
     "new_dora", "win", "draw_result", "win_context", "result_replay", "hand_replay",
-    "draw_context", "ankan", "kakan"};
+    "draw_context", "ankan", "kakan", "daiminkan", "kita"};
 
 // One win made as _Results._win makes it, when that is the plain case: an XML log,
 // outside Toutenkou, a tsumo in the winner's turn or a ron on a discard, and the
@@ -632,6 +635,230 @@ bool plain_kan(PyObject* table, PyObject* ev, PyObject* const* consts) {
     return true;
 }
 
+// compare._meld_shape: a chi three kinds in a row of one suit, a pon three of a kind, a
+// daiminkan four (``n`` tile ids in ``tiles``).
+bool shape_ok(bool chi, bool pon, const long* tiles, Py_ssize_t n) {
+    long k[4];
+    if (n != (chi || pon ? 3 : 4)) return false;
+    for (Py_ssize_t j = 0; j < n; ++j) k[j] = tiles[j] >> 2;
+    std::sort(k, k + n);
+    if (chi) return k[2] < 27 && k[0] / 9 == k[2] / 9 && k[1] == k[0] + 1 && k[2] == k[0] + 2;
+    return k[0] == k[n - 1];
+}
+
+// The seat's sets (pons and kans: any meld but a chi or a kita) of a kind in
+// [lo, hi] (compare._sets_of), and its kans; -1 when a meld is not as the Python keeps it.
+int sets_of(PyObject* melds, long lo, long hi, PyObject* const* consts, int& kans) {
+    int sets = 0;
+    kans = 0;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(melds); ++j) {
+        PyObject* x = PyList_GET_ITEM(melds, j);
+        if (!meld_slots.of(Py_TYPE(x), kMeldNames)) return -1;
+        PyObject* kind = slot_value(x, meld_slots.at[0]);
+        PyObject* tiles = slot_value(x, meld_slots.at[1]);
+        if (kind == nullptr || tiles == nullptr || !PyTuple_CheckExact(tiles)) return -1;
+        kans += kind == consts[C_DAIMINKAN] || kind == consts[C_ANKAN] || kind == consts[C_KAKAN];
+        if (kind == consts[C_CHI] || kind == consts[C_KITA] || PyTuple_GET_SIZE(tiles) == 0) continue;
+        bool ok = true;
+        const long k = item_long(PyTuple_GET_ITEM(tiles, 0), ok) >> 2;
+        if (!ok) return -1;
+        sets += k >= lo && k <= hi;
+    }
+    return sets;
+}
+
+constexpr const char* kOpenNames[2] = {"called", "from_seat"};
+NamedSlots<2> open_slots;
+
+// calls._open_call when it finds nothing: a chi, pon or daiminkan of the discard just
+// made, by another seat (a chi: its right-hand neighbour's, where the rules allow chi),
+// not in riichi, of the tiles it holds, the meld of its kind's shape; a daiminkan with a
+// live tile left and at most the fourth kan.  Its pao (calls._liability) is made here
+// too.  False (nothing changed) for anything else.  The core's run (play_moves) plays
+// most chi and pon; what comes here is mostly the daiminkan and the pons of honors
+// after which pao may be owed.
+bool plain_open_call(PyObject* table, PyObject* ev, PyObject* const* consts, PyObject* chi_allowed) {
+    if (!call_slots.of(Py_TYPE(ev), kCallNames)) return false;
+    PyObject* seat_o = slot_value(ev, call_slots.at[0]);
+    PyObject* meld = slot_value(ev, call_slots.at[1]);
+    if (seat_o == nullptr || meld == nullptr || !meld_slots.of(Py_TYPE(meld), kMeldNames) ||
+        !open_slots.of(Py_TYPE(meld), kOpenNames))
+        return false;
+    PyObject* kind = slot_value(meld, meld_slots.at[0]);
+    PyObject* tiles_o = slot_value(meld, meld_slots.at[1]);
+    PyObject* called_o = slot_value(meld, open_slots.at[0]);
+    PyObject* frm_o = slot_value(meld, open_slots.at[1]);
+    const bool chi = kind == consts[C_CHI];
+    const bool pon = kind == consts[C_PON];
+    const bool kan = kind == consts[C_DAIMINKAN];
+    if ((!chi && !pon && !kan) || tiles_o == nullptr || called_o == nullptr || frm_o == nullptr ||
+        get(table, T_JSON) != Py_False)
+        return false;
+    long s = 0, called = 0, frm = 0;
+    long v[8];  // n, riichi_declared, live, kans, kan_seats, dora_due, dora_pending, to_act
+    if (!as_long(seat_o, s) || !as_long(called_o, called) || !as_long(frm_o, frm) || s < 0 ||
+        s >= 62 ||
+        !longs_of(table, {T_N, T_RIICHI_DECLARED, T_LIVE, T_KANS, T_KAN_SEATS, T_DORA_DUE, T_DORA_PENDING, T_TO_ACT}, v))
+        return false;
+    // call_not_last_discard: the offer is the discard of ``called`` by ``frm``
+    PyObject* lo = get(table, T_LAST_OFFER);
+    long offerer = 0, offered = 0, how = 0;
+    if (!PyTuple_CheckExact(lo) || PyTuple_GET_SIZE(lo) != 3 || !as_long(PyTuple_GET_ITEM(lo, 0), offerer) ||
+        !as_long(PyTuple_GET_ITEM(lo, 1), offered) || !as_long(PyTuple_GET_ITEM(lo, 2), how) ||
+        how != 0 || offerer != frm || offerer == s || offered != called)
+        return false;
+    if (chi && (!truthy(chi_allowed) || v[0] <= 0 || frm != ((s - 1) % v[0] + v[0]) % v[0])) return false;
+    if (v[1] == s || (kan && (v[2] <= 0 || v[3] >= 4))) return false;  // riichi declaring; kan_empty_wall, fifth_kan
+    PyObject* hand = list_at(get(table, T_CONCEALED), s);
+    PyObject* riichi = list_at(get(table, T_RIICHI), s);
+    PyObject* melds = list_at(get(table, T_MELDS), s);
+    PyObject* pao = list_at(get(table, T_PAO), s);
+    PyObject* nagashi = get(table, T_NAGASHI);
+    PyObject* ippatsu = get(table, T_IPPATSU);
+    if (hand == nullptr || !PyList_CheckExact(hand) || riichi != Py_False || melds == nullptr ||
+        !PyList_CheckExact(melds) || pao == nullptr || !PyList_CheckExact(pao) ||
+        !PyList_CheckExact(nagashi) || !PyList_CheckExact(ippatsu))
+        return false;
+    bool ippatsu_on = false;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(ippatsu); ++j) {
+        PyObject* f = PyList_GET_ITEM(ippatsu, j);
+        if (f != Py_True && f != Py_False) return false;
+        ippatsu_on = ippatsu_on || f == Py_True;
+    }
+    long tiles[4];
+    const Py_ssize_t nt = tile_ids(tiles_o, tiles, 4);
+    if (nt < 0 || !shape_ok(chi, pon, tiles, nt)) return false;  // call_not_held
+    long ids[kMaxHand];
+    const Py_ssize_t k = tile_ids(hand, ids, kMaxHand);
+    if (k < 0) return false;
+    bool taken[kMaxHand] = {};
+    bool called_seen = false;
+    for (Py_ssize_t j = 0; j < nt; ++j) {  // every tile but the called one, from the hand
+        if (!called_seen && tiles[j] == called) {
+            called_seen = true;
+            continue;
+        }
+        const Py_ssize_t at = index_of(ids, k, tiles[j], taken);
+        if (at < 0) return false;  // call_not_held
+        taken[at] = true;
+    }
+    // Pao (calls._liability), counted with this meld: the third dragon set, the fourth
+    // wind set, a daiminkan's fourth kan.
+    const long kind34 = tiles[0] >> 2;
+    const bool liable = !chi && (kan || kind34 >= 27);
+    long pao_ids[2];
+    int paos = 0;
+    if (liable) {
+        const bool dragon = kind34 >= 31;
+        int kans = 0;
+        const int sets = sets_of(melds, dragon ? 31 : 27, dragon ? 33 : 30, consts, kans);
+        if (sets < 0) return false;
+        const bool in_kinds = kind34 >= 27;
+        if (in_kinds && sets + 1 == (dragon ? 3 : 4)) pao_ids[paos++] = dragon ? 39 : 49;  // daisangen, daisuushii
+        if (kan && kans + 1 == 4) pao_ids[paos++] = 51;  // suukantsu
+    }
+    // Nothing to find: the table as the room leaves it.
+    for (Py_ssize_t j = k - 1; j >= 0; --j)
+        if (taken[j]) remove_at(hand, j);
+    if (frm >= 0 && frm < PyList_GET_SIZE(nagashi)) set_item(nagashi, frm, new_bool(false));
+    append(melds, meld);
+    for (int j = 0; j < paos; ++j) {
+        const py::object yakuman = own(PyLong_FromLong(pao_ids[j]));
+        const py::object entry = own(PyTuple_Pack(2, yakuman.ptr(), frm_o));
+        append(pao, entry.ptr());
+    }
+    put(table, table_slots.at[T_UNINTERRUPTED], new_bool(false));
+    if (ippatsu_on)
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(ippatsu); ++j) set_item(ippatsu, j, new_bool(false));
+    put(table, table_slots.at[T_LAST_OFFER], Py_NewRef(Py_None));
+    if (kan) {
+        put_long(table, T_KANS, v[3] + 1);
+        put_long(table, T_KAN_SEATS, v[4] | (1L << s));
+        long due = v[5] + v[6];  // _reveal_pending, then _open_kan_dora
+        long pending = 0;
+        if (truthy(get(table, T_KAN_DORA_NOW)))
+            due += 1;
+        else
+            pending += 1;
+        put_long(table, T_DORA_DUE, due);
+        put_long(table, T_DORA_PENDING, pending);
+        put_long(table, T_TO_ACT, -1);
+        put(table, table_slots.at[T_TO_DRAW], Py_NewRef(seat_o));
+        put(table, table_slots.at[T_RINSHAN_DUE], Py_NewRef(seat_o));
+    } else {
+        put_long(table, T_TO_DRAW, -1);
+        put(table, table_slots.at[T_TO_ACT], Py_NewRef(seat_o));
+        put(table, table_slots.at[T_AFTER_CALL], new_bool(true));
+    }
+    return true;
+}
+
+// _Results._abort_ok for the abortive draws it answers from the table alone (kyuushu,
+// four riichi, four winds, four kans): True or False as it answers; nullptr for a triple
+// ron (its winners' hands are the Python's to test) or anything not as it keeps it.
+PyObject* abort_ok(PyObject* table, PyObject* kind, PyObject* const* consts) {
+    auto is = [&](const char* name) { return PyUnicode_CompareWithASCIIString(kind, name) == 0; };
+    if (is("yao9")) {
+        long s = 0;
+        if (!as_long(get(table, T_TO_ACT), s)) return nullptr;
+        if (s < 0 || truthy(get(table, T_AFTER_CALL)) || !truthy(get(table, T_UNINTERRUPTED))) return Py_False;
+        PyObject* discarded = list_at(get(table, T_DISCARDED), s);
+        PyObject* hand = list_at(get(table, T_CONCEALED), s);
+        unsigned long long th = 0;
+        if (discarded == nullptr || hand == nullptr || !read_mask(consts[C_TH_MASK], th)) return nullptr;
+        if (truthy(discarded)) return Py_False;
+        long ids[kMaxHand];
+        const Py_ssize_t k = tile_ids(hand, ids, kMaxHand);
+        if (k < 0 || !PyList_CheckExact(hand)) return nullptr;
+        unsigned long long kinds = 0;
+        for (Py_ssize_t j = 0; j < k; ++j) kinds |= 1ULL << (ids[j] >> 2);
+        return k == 14 && __builtin_popcountll(kinds & th) >= 9 ? Py_True : Py_False;
+    }
+    if (is("reach4")) {
+        PyObject* accepted = get(table, T_RIICHI_ACCEPTED);
+        if (!PyList_CheckExact(accepted)) return nullptr;
+        return PyList_GET_SIZE(accepted) == 4 ? Py_True : Py_False;
+    }
+    if (is("kan4")) {
+        long kans = 0, seats = 0;
+        if (!as_long(get(table, T_KANS), kans) || !as_long(get(table, T_KAN_SEATS), seats)) return nullptr;
+        return kans == 4 && (seats & (seats - 1)) != 0 ? Py_True : Py_False;
+    }
+    if (is("kaze4")) {
+        PyObject* kinds = get(table, T_OFFER_KINDS);
+        PyObject* seats = get(table, T_OFFER_SEATS);
+        if (!PyList_CheckExact(kinds) || !PyList_CheckExact(seats)) return nullptr;
+        if (!truthy(get(table, T_UNINTERRUPTED)) || PyList_GET_SIZE(kinds) != 4) return Py_False;
+        long k[4], seen_seats = 0;
+        const Py_ssize_t n_seats = PyList_GET_SIZE(seats);
+        for (int j = 0; j < 4; ++j)
+            if (!as_long(PyList_GET_ITEM(kinds, j), k[j])) return nullptr;
+        for (Py_ssize_t j = 0; j < n_seats; ++j) {
+            long s = 0;
+            if (!as_long(PyList_GET_ITEM(seats, j), s) || s < 0 || s >= 62) return nullptr;
+            seen_seats |= 1L << s;
+        }
+        const bool four_seats = n_seats >= 4 && __builtin_popcountl(static_cast<unsigned long>(seen_seats)) == 4;
+        const bool winds = k[0] >= 27 && k[0] <= 30 && k[1] == k[0] && k[2] == k[0] && k[3] == k[0];
+        return four_seats && winds ? Py_True : Py_False;
+    }
+    return nullptr;
+}
+
+// _Results._draw_result for an abortive draw other than a triple ron: it finds nothing,
+// and its ResultReplay carries whether the draw's condition held.  An empty object
+// where abort_ok leaves it to the Python.
+py::object plain_abort(PyObject* table, PyObject* r, PyObject* make, PyObject* const* consts) {
+    if (!draw_slots.of(Py_TYPE(r), kDrawNames)) return {};
+    PyObject* kind = slot_value(r, draw_slots.at[0]);
+    if (kind == nullptr || !PyUnicode_CheckExact(kind)) return {};
+    PyObject* ok = abort_ok(table, kind, consts);
+    if (ok == nullptr) return {};
+    py::object none_paid = own(PyTuple_New(0));
+    PyObject* argv[6] = {consts[C_RESULT_REPLAY], r, Py_None, Py_None, ok, none_paid.ptr()};
+    return own(PyObject_Vectorcall(make, argv, 6, nullptr));
+}
+
 // The end of run: the wall's dora checked, where ura came from, the HandReplay.
 py::object hand_replay(PyObject* table, PyObject* make, PyObject* const* consts) {
     const Names& nm = names();
@@ -703,7 +930,8 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
         }
         ++i;
         if (t == consts[C_CALL]) {
-            if (!plain_kan(table, ev, consts)) call_method(nm.call, {table, ev});
+            if (!plain_kan(table, ev, consts) && !plain_open_call(table, ev, consts, chi_allowed))
+                call_method(nm.call, {table, ev});
         } else if (t == consts[C_DECLARE]) {
             call_method(nm.declare, {table, ev});
         } else if (t == consts[C_ACCEPT]) {
@@ -718,6 +946,7 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
             if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
         } else if (t == consts[C_DRAW_RESULT]) {
             py::object done = plain_draw(table, ev, make, consts);
+            if (!done) done = plain_abort(table, ev, make, consts);
             if (!done) done = call_method(nm.draw_result, {table, ev});
             if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
         }
