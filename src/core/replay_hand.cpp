@@ -141,6 +141,7 @@ struct Names {
     PyObject* ura = interned("ura");
     PyObject* dealer = interned("dealer");
     PyObject* round_wind = interned("round_wind");
+    PyObject* round_index = interned("round_index");
     PyObject* honba = interned("honba");
     PyObject* win_attr = interned("win");
     PyObject* riichi = interned("riichi");
@@ -153,6 +154,17 @@ struct Names {
 const Names& names() {
     static const Names n;
     return n;
+}
+
+// The hand's round wind: HandLog.round_wind is the property ``round_index // 4``, worked
+// out here from its int where it is an exact one (a Python call a win saved: 23,000 a
+// Phoenix pass), else read as the property.
+py::object round_wind_of(PyObject* log) {
+    const Names& nm = names();
+    py::object index = own(PyObject_GetAttr(log, nm.round_index));
+    long i = 0;
+    if (!as_long(index.ptr(), i)) return own(PyObject_GetAttr(log, nm.round_wind));
+    return own(PyLong_FromLong(i >= 0 ? i / 4 : -((-i + 3) / 4)));  // floored, as // is
 }
 
 // table.<name>(*args): the table's own Python room for an event.
@@ -306,7 +318,7 @@ py::object plain_win(PyObject* table, PyObject* r, PyObject* checks, PyObject* m
         unclean = true;
         return {};
     }
-    py::object round_wind = own(PyObject_GetAttr(log, nm.round_wind));
+    py::object round_wind = round_wind_of(log);
     py::object honba = own(PyObject_GetAttr(log, nm.honba));
     py::object tiles_t = own(PyList_AsTuple(tiles.ptr()));
     PyObject* ctx_argv[23] = {consts[C_WIN_CONTEXT],
