@@ -3,7 +3,11 @@
 Owns ``_Calls``: who may call what and when, the tiles taken from the hand, the
 kan count and its dora, pao (liability) by completed sets, and kita.  Inside a run
 of draws and discards the compiled core plays the chi and pon that find nothing
-and make no pao (``replay.moves``); ``_open_call`` is its reference.
+and make no pao (``replay.moves``); its hand loop (``_core.run_hand``,
+``src/core/replay_hand.cpp``) plays the other chi, pon and daiminkan that find nothing,
+their pao with them, and the ankan and kakan that find nothing.  ``_open_call``,
+``_liability``, ``_ankan`` and ``_kakan`` are their reference
+(``tests/test_core_replay_rooms.py``), and play every call the core leaves to them.
 
 Must not: decide a result or read a recorded one.
 """

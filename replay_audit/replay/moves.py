@@ -5,14 +5,16 @@ the rebuilt wall), the rivers, nagashi and the kan-dora timing.
 
 ``_moves`` is the reference for draws and discards.  The compiled core
 (``_core.play_moves``, ``src/core/replay.cpp``) plays their common case: in turn,
-held, seen once, as the wall has it, no kan dora due, no rinshan; inside a run it
+held, seen once, as the wall has it (a replacement draw after a kan from the wall's
+rinshan tiles), no kan dora due; inside a run it
 also plays the REACH steps that find nothing (``replay.riichi``'s
 ``_riichi_declare`` and ``_riichi_accept`` are their reference) and the riichi
 discard that leaves a wait, and the chi and pon of the discard just made that find
 nothing and make no pao (``replay.calls``' ``_open_call`` is their reference).  It
 stops before anything else, which ``_moves`` and the table then play (the table's
-``run`` calls it on each run of draws and discards).
-``tests/test_core_replay.py`` holds the two equal over the shared corpus and damaged
+``run`` calls it on each run of draws and discards).  The core's hand loop
+(``_core.run_hand``) shows the kan dora indicators that ``_new_dora``, their reference,
+would find nothing in.  ``tests/test_core_replay.py`` holds the two equal over the shared corpus and damaged
 games.  JSON logs (no copy numbers) and installs without the core use ``_moves``
 alone; so does a replay with ``CORE_MOVES`` set to ``None``.
 
@@ -214,6 +216,7 @@ class _Moves(_TableState):
         self.dora_due = len(self.indicators)
 
     def _new_dora(self, ev: NewDora) -> None:
+        # (the reference of the core's hand loop for an indicator it finds nothing in)
         self._see(ev.indicator, ev.seq)
         self.indicators.append(ev.indicator)
         if len(self.indicators) <= self.dora_due:

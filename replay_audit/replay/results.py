@@ -7,7 +7,11 @@ For a win in an XML log the compiled core (``_core.win_checks``) first says whet
 the win's checks (complete, furiten, the shown hand, melds, winning tile, dora and
 ura) find nothing; only then are they skipped, so ``_check_furiten``, the
 completeness test and ``_check_win`` stay the reference, held equal to it by
-``tests/test_core_replay.py`` and ``tests/test_core_replay_wins.py``.
+``tests/test_core_replay.py`` and ``tests/test_core_replay_wins.py``.  The core's hand
+loop also makes the draws whose ``_draw_result`` would find nothing (an exhaustive
+draw with no live tile left and the tenpai seats' hands shown; an abortive draw but a
+triple ron, whose condition ``_abort_ok`` tells); ``_draw_result`` is their reference
+(``tests/test_core_replay_rooms.py``).
 
 Must not: take a recorded value into a context (who won, from whom and the pao
 seat are moves; the rest of a recorded result is only compared).

@@ -94,6 +94,7 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.model.findings import Finding
+from replay_audit.model.meld import MeldKind
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.native import _core
 from replay_audit.replay import moves, results, values
@@ -102,7 +103,7 @@ from replay_audit.replay.results import _Results
 from replay_audit.replay.state import _TH_MASK, _core_constants
 from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
 from replay_audit.replay.walls import _HandWall, _WallSource
-from replay_audit.scoring.context import WinContext
+from replay_audit.scoring.context import DrawContext, WinContext
 
 __all__ = [
     "GameReplay",
@@ -149,6 +150,17 @@ class RunClasses:
     win_context: type
     result_replay: type
     hand_replay: type
+    draw_context: type
+    """What an exhaustive draw the core makes carries (``scoring.context.DrawContext``)."""
+    ankan: object
+    """``MeldKind.ANKAN``: the core plays the ankan and kakan that find nothing."""
+    kakan: object
+    """``MeldKind.KAKAN``."""
+    daiminkan: object
+    """``MeldKind.DAIMINKAN``: the core plays the chi, pon and daiminkan that find
+    nothing outside its runs too, their pao with them."""
+    kita: object
+    """``MeldKind.KITA`` (no set, when pao counts them)."""
 
 
 _RUN_CLASSES = RunClasses(
@@ -166,6 +178,11 @@ _RUN_CLASSES = RunClasses(
     win_context=WinContext,
     result_replay=ResultReplay,
     hand_replay=HandReplay,
+    draw_context=DrawContext,
+    ankan=MeldKind.ANKAN,
+    kakan=MeldKind.KAKAN,
+    daiminkan=MeldKind.DAIMINKAN,
+    kita=MeldKind.KITA,
 )
 """What ``_core.run_hand`` dispatches on and makes, made once."""
 

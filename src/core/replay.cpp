@@ -26,12 +26,14 @@ namespace {
 enum TableSlot {
     kCoreLists, kN, kToDraw, kToAct, kAfterCall, kLive, kRinshanDue, kLiveDrawn, kWall,
     kWallOk, kRiichiDeclared, kDoraPending, kIndicators, kDoraDue, kDrawnRinshan,
-    kLastOffer, kUninterrupted, kSticks, kTableSlots
+    kLastOffer, kUninterrupted, kSticks, kRinshanDrawn, kRinshanFromLive,
+    kIppatsuBeforeKakan, kTableSlots
 };
 constexpr const char* kTableNames[kTableSlots] = {
     "core_lists", "n", "to_draw", "to_act", "after_call", "live", "rinshan_due",
     "live_drawn", "wall", "wall_ok", "riichi_declared", "dora_pending", "indicators",
-    "dora_due", "drawn_rinshan", "last_offer", "uninterrupted", "sticks"};
+    "dora_due", "drawn_rinshan", "last_offer", "uninterrupted", "sticks", "rinshan_drawn",
+    "rinshan_from_live", "ippatsu_before_kakan"};
 constexpr const char* kEventNames[2] = {"seat", "tile"};
 constexpr const char* kRiichiEventNames[1] = {"seat"};
 
@@ -177,23 +179,29 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
         dora_ok = shown == slot_long(table, at[kDoraDue]);
     }
     bool drawn_rinshan = slot_true(table, at[kDrawnRinshan]);
-    py::object wall_obj;
+    long rinshan_drawn = slot_long(table, at[kRinshanDrawn]);
+    const bool rinshan_from_live = slot_true(table, at[kRinshanFromLive]);
+    bool rinshan_taken = false;  // a replacement draw made: ippatsu_before_kakan is None
+    py::object wall_obj, rinshan_obj;
     PyObject* wall = nullptr;
+    PyObject* wall_rinshan = nullptr;
     if (check_wall) {
-        // replay.walls._HandWall's ``live``: a slot, read at its offset (else getattr).
-        static Slots<1> wall_slots;
-        static constexpr const char* kWallNames[1] = {"live"};
-        if (wall_slots.of(Py_TYPE(hand_wall), kWallNames) &&
-            slot_value(hand_wall, wall_slots.at[0]) != nullptr) {
-            wall = slot_value(hand_wall, wall_slots.at[0]);  // borrowed: the wall holds it
-        } else {
-            static PyObject* s_live = PyUnicode_InternFromString("live");
-            wall_obj = py::reinterpret_steal<py::object>(PyObject_GetAttr(hand_wall, s_live));
-            if (!wall_obj) throw py::error_already_set();
-            wall = wall_obj.ptr();
-        }
-        if (!PyTuple_CheckExact(wall))
-            throw py::type_error("play_moves: the wall's live tiles must be a tuple");
+        // replay.walls._HandWall's ``live`` and ``rinshan``: slots, read at their
+        // offsets (else getattr).
+        static Slots<2> wall_slots;
+        static constexpr const char* kWallNames[2] = {"live", "rinshan"};
+        const bool slotted = wall_slots.of(Py_TYPE(hand_wall), kWallNames);
+        auto wall_part = [&](int j, py::object& held) -> PyObject* {
+            if (slotted && slot_value(hand_wall, wall_slots.at[j]) != nullptr)
+                return slot_value(hand_wall, wall_slots.at[j]);  // borrowed: the wall holds it
+            held = py::reinterpret_steal<py::object>(PyObject_GetAttrString(hand_wall, kWallNames[j]));
+            if (!held) throw py::error_already_set();
+            return held.ptr();
+        };
+        wall = wall_part(0, wall_obj);
+        wall_rinshan = wall_part(1, rinshan_obj);
+        if (!PyTuple_CheckExact(wall) || !PyTuple_CheckExact(wall_rinshan))
+            throw py::type_error("play_moves: the wall's live and rinshan tiles must be tuples");
     }
     const Py_ssize_t seats = PyList_GET_SIZE(concealed);
     if (n <= 0 || PyList_GET_SIZE(last_draw) < seats || PyList_GET_SIZE(riichi) < seats ||
@@ -253,25 +261,36 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
             if (!PyList_CheckExact(hand)) break;
             Seat& st = seat_state[s];
             if (tp == draw_t) {
-                // moves._moves, a draw: in turn, not rinshan, a live tile left, not seen,
-                // as the rebuilt wall has it.  Anything else is Python's to find.
-                if (s != to_draw || rinshan_due == s || live <= 0) break;
+                // moves._moves, a draw: in turn, a live tile left, not seen, as the
+                // rebuilt wall has it; a replacement draw (rinshan) likewise, from the
+                // wall's rinshan tiles, with no live tile needed.  Anything else is
+                // Python's to find.
+                const bool rinshan = rinshan_due == s;
+                if (s != to_draw || (!rinshan && live <= 0)) break;
                 if (check_wall) {
-                    if (live_drawn >= PyTuple_GET_SIZE(wall)) break;
+                    PyObject* from = rinshan ? wall_rinshan : wall;
+                    const long j = rinshan ? rinshan_drawn : live_drawn;
+                    if (j >= PyTuple_GET_SIZE(from)) break;
                     bool ok = true;
-                    long expect = item_long(PyTuple_GET_ITEM(wall, live_drawn), ok);
+                    long expect = item_long(PyTuple_GET_ITEM(from, j), ok);
                     if (!ok || expect != tile) break;
                 }
                 // The last check, so that it can mark the tile: met before, declined as is.
                 if (seen_bytes[tile] != 0) break;
                 seen_bytes[tile] = 1;
                 rinshan_due = -1;
-                live -= 1;
-                live_drawn += 1;
+                if (rinshan) {
+                    rinshan_taken = true;
+                    rinshan_drawn += 1;
+                    if (rinshan_from_live) live -= 1;
+                } else {
+                    live -= 1;
+                    live_drawn += 1;
+                }
                 append(hand, tile_ptr);
                 st.last_draw = tile_ptr;
                 st.drew = true;
-                drawn_rinshan = false;
+                drawn_rinshan = rinshan;
                 to_draw = -1;
                 to_act = s;
                 after_call = false;
@@ -490,6 +509,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     put(table, at[kRinshanDue], PyLong_FromLong(rinshan_due));
     put(table, at[kLiveDrawn], PyLong_FromLong(live_drawn));
     put(table, at[kDrawnRinshan], new_bool(drawn_rinshan));
+    put(table, at[kRinshanDrawn], PyLong_FromLong(rinshan_drawn));
+    if (rinshan_taken) put(table, at[kIppatsuBeforeKakan], Py_NewRef(Py_None));
     put(table, at[kRiichiDeclared], PyLong_FromLong(riichi_declared));
     put(table, at[kSticks], PyLong_FromLong(sticks));
     put(table, at[kUninterrupted], new_bool(uninterrupted));

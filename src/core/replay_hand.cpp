@@ -1,16 +1,25 @@
 // One hand's event loop (replay_hand.hpp): replay_audit.replay.table._Table.run for an
 // XML log, in one core call a hand instead of a Python ``while`` with its own dispatch.
 // The state stays the table's (Python): runs of draws and discards go to the ``play``
-// given (the core's play_moves), every other event to the table's own Python method (its
-// rooms), and a win whose checks find nothing is made here, as ``_Results._win`` makes
-// it; anything else about a win is left to ``_win``.  The Python ``run`` stays the
+// given (the core's play_moves), a call, a kan dora indicator or a draw result to the
+// core's own rooms (replay_rooms.cpp) and, where they decline it, to the table's Python
+// method (its room), riichi steps to the latter; a win whose checks find nothing is made
+// here, as ``_Results._win`` makes it; anything else about a win is left to ``_win``.  The Python ``run`` stays the
 // reference (tests/test_core_replay_hand.py holds them equal on the corpus).
 #include "replay_hand.hpp"
 
 #include "hand_events.hpp"
 #include "py_errors.hpp"
+#include "replay_hand_table.hpp"
+#include "replay_plumbing.hpp"
 #include "slots.hpp"
 #include "table_state.hpp"
+#include "waits.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace py = pybind11;
 
@@ -18,116 +27,17 @@ namespace replay_audit::core {
 
 namespace {
 
+using namespace hand;  // the table's slots, the classes and names (replay_hand_table.hpp)
 
-PyObject* interned(const char* s) {
-    PyObject* out = PyUnicode_InternFromString(s);
-    if (out == nullptr) throw py::error_already_set();
-    return out;  // kept for the process's life
-}
-
-// The table's slots this file reads, found once per table class.
-enum TableSlot {
-    T_RESULTS,
-    T_CONCEALED,
-    T_IPPATSU,
-    T_TO_ACT,
-    T_AFTER_CALL,
-    T_LAST_DRAW,
-    T_DRAWN_RINSHAN,
-    T_LIVE,
-    T_UNINTERRUPTED,
-    T_DISCARDED,
-    T_HAND,
-    T_LAST_OFFER,
-    T_MELDS,
-    T_RIICHI,
-    T_WALL_DORA,
-    T_INDICATORS,
-    T_DORA_DUE,
-    T_DEAD_URA,
-    T_RIICHI_DOUBLE,
-    T_N,
-    T_PAO,
-    T_FINDINGS,
-    T_RIICHI_ACCEPTED,
-    T_STICKS,
-    T_SCORES,
-    T_COUNT
-};
-
-constexpr const char* kTableNames[T_COUNT] = {
-    "results",     "concealed", "ippatsu",      "to_act",     "after_call",
-    "last_draw",   "drawn_rinshan", "live",     "uninterrupted", "discarded",
-    "hand",        "last_offer", "melds",       "riichi",     "wall_dora",
-    "indicators",  "dora_due",  "dead_ura",     "riichi_double", "n",
-    "pao",         "findings",  "riichi_accepted", "sticks",  "scores"};
-
-NamedSlots<T_COUNT> table_slots;  // the table class's, found once (slots.hpp)
-
-// A slot's value, borrowed; a TypeError while it is unset.
-PyObject* get(PyObject* table, TableSlot which) {
-    PyObject* v = slot_value(table, table_slots.at[which]);
-    if (v == nullptr) throw py::type_error(std::string("run_hand: the table has no ") + kTableNames[which]);
-    return v;
-}
-
-// ``a and b`` as Python gives it (a if a is false, else b); borrowed.
-PyObject* py_and(PyObject* a, PyObject* b) {
-    const int t = PyObject_IsTrue(a);
-    if (t < 0) throw py::error_already_set();
-    return t ? b : a;
-}
-
-bool truthy(PyObject* v) {
-    const int t = PyObject_IsTrue(v);
-    if (t < 0) throw py::error_already_set();
-    return t != 0;
-}
-
-// An int object's value as a long, or false when it is no exact int.
-bool as_long(PyObject* v, long& out) {
-    if (v == nullptr || !PyLong_CheckExact(v)) return false;
-    out = PyLong_AsLong(v);
-    if (out == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return false;
-    }
-    return true;
-}
-
-// The item ``s`` of the list ``list`` (borrowed), or nullptr when ``list`` is no list or
-// ``s`` is out of its range.
-PyObject* list_at(PyObject* list, long s) {
-    if (!PyList_CheckExact(list) || s < 0 || s >= PyList_GET_SIZE(list)) return nullptr;
-    return PyList_GET_ITEM(list, s);
-}
-
-struct Names {
-    PyObject* moves = interned("_moves");
-    PyObject* call = interned("_call");
-    PyObject* declare = interned("_riichi_declare");
-    PyObject* accept = interned("_riichi_accept");
-    PyObject* new_dora = interned("_new_dora");
-    PyObject* win = interned("_win");
-    PyObject* draw_result = interned("_draw_result");
-    PyObject* check_wall_dora = interned("_check_wall_dora");
-    PyObject* seat = interned("seat");
-    PyObject* from_seat = interned("from_seat");
-    PyObject* ura = interned("ura");
-    PyObject* dealer = interned("dealer");
-    PyObject* round_wind = interned("round_wind");
-    PyObject* honba = interned("honba");
-    PyObject* win_attr = interned("win");
-    PyObject* riichi = interned("riichi");
-    PyObject* wall = interned("wall");
-    PyObject* log = interned("log");
-    PyObject* events = interned("events");
-    PyObject* findings = interned("findings");
-};
-
-const Names& names() {
-    static const Names n;
-    return n;
+// The hand's round wind: HandLog.round_wind is the property ``round_index // 4``, worked
+// out here from its int where it is an exact one (a Python call a win saved: 23,000 a
+// Phoenix pass), else read as the property.
+py::object round_wind_of(PyObject* log) {
+    const Names& nm = names();
+    py::object index = own(PyObject_GetAttr(log, nm.round_index));
+    long i = 0;
+    if (!as_long(index.ptr(), i)) return own(PyObject_GetAttr(log, nm.round_wind));
+    return own(PyLong_FromLong(i >= 0 ? i / 4 : -((-i + 3) / 4)));  // floored, as // is
 }
 
 // table.<name>(*args): the table's own Python room for an event.
@@ -148,28 +58,6 @@ py::object shown_dora(PyObject* table) {
     py::object part = own(PySequence_GetSlice(from, 0, n));
     return own(PySequence_Tuple(part.ptr()));
 }
-
-// What run_hand reads of its classes (table.py's RunClasses, _RUN_CLASSES), by name.
-enum Const {
-    C_DRAW,
-    C_DISCARD,
-    C_TH_MASK,
-    C_DECLARE,
-    C_ACCEPT,
-    C_CALL,
-    C_CHI,
-    C_PON,
-    C_NEW_DORA,
-    C_WIN,
-    C_DRAW_RESULT,
-    C_WIN_CONTEXT,
-    C_RESULT_REPLAY,
-    C_HAND_REPLAY,
-    C_COUNT
-};
-constexpr const char* kClassNames[C_COUNT] = {
-    "draw", "discard", "th_mask", "riichi_declare", "riichi_accept", "call", "chi", "pon",
-    "new_dora", "win", "draw_result", "win_context", "result_replay", "hand_replay"};
 
 // One win made as _Results._win makes it, when that is the plain case: an XML log,
 // outside Toutenkou, a tsumo in the winner's turn or a ron on a discard, and the
@@ -275,7 +163,7 @@ py::object plain_win(PyObject* table, PyObject* r, PyObject* checks, PyObject* m
         unclean = true;
         return {};
     }
-    py::object round_wind = own(PyObject_GetAttr(log, nm.round_wind));
+    py::object round_wind = round_wind_of(log);
     py::object honba = own(PyObject_GetAttr(log, nm.honba));
     py::object tiles_t = own(PyList_AsTuple(tiles.ptr()));
     PyObject* ctx_argv[23] = {consts[C_WIN_CONTEXT],
@@ -378,13 +266,14 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
         }
         ++i;
         if (t == consts[C_CALL]) {
-            call_method(nm.call, {table, ev});
+            if (!plain_kan(table, ev, consts) && !plain_open_call(table, ev, consts, chi_allowed))
+                call_method(nm.call, {table, ev});
         } else if (t == consts[C_DECLARE]) {
             call_method(nm.declare, {table, ev});
         } else if (t == consts[C_ACCEPT]) {
             call_method(nm.accept, {table, ev});
         } else if (t == consts[C_NEW_DORA]) {
-            call_method(nm.new_dora, {table, ev});
+            if (!plain_new_dora(table, ev)) call_method(nm.new_dora, {table, ev});
         } else if (t == consts[C_WIN]) {
             bool unclean = false;
             py::object done;
@@ -392,7 +281,9 @@ py::object play_hand(PyObject* table, PyObject* events, PyObject* play, PyObject
             if (!done) done = call_method(nm.win, {table, ev, unclean ? Py_True : Py_False});
             if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
         } else if (t == consts[C_DRAW_RESULT]) {
-            py::object done = call_method(nm.draw_result, {table, ev});
+            py::object done = plain_draw(table, ev, make, consts);
+            if (!done) done = plain_abort(table, ev, make, consts);
+            if (!done) done = call_method(nm.draw_result, {table, ev});
             if (PyList_Append(results, done.ptr()) < 0) throw py::error_already_set();
         }
     }

@@ -12,14 +12,18 @@ namespace replay_audit::core {
 // chi_allowed) read by name, so that one added or moved cannot shift the others (a
 // TypeError for a missing or unset field).  Runs of draws and discards go to ``play`` (the core's play_moves,
 // or what a test puts in its place) and, where it declines the first move, to the
-// table's ``_moves``; calls, riichi steps, NewDora and draws to the table's own Python
-// rooms; a win is made here when ``checks`` (win_checks; None: never) finds nothing and
+// table's ``_moves``; riichi steps to the table's own Python rooms; a call, a NewDora and
+// a draw result are made here where their room would find nothing (an ankan, kakan,
+// chi, pon or daiminkan with its pao; a kan dora indicator; an exhaustive draw, or an
+// abortive one but a triple ron), else sent to that room (``_call``, ``_new_dora``,
+// ``_draw_result``, the reference); a win is made here when ``checks`` (win_checks; None: never) finds nothing and
 // it is a tsumo in turn or a ron on a discard, else by the table's ``_win`` (told when
 // ``checks`` found something, so that it does not ask again).  ``make`` makes the values
 // (replay_audit.replay.values.MAKE); ``classes`` (a replay.table.RunClasses, read by
 // field name: a TypeError for a missing or unset field) holds Draw, Discard, the
 // terminal-and-honor mask, RiichiDeclare, RiichiAccept, Call, MeldKind.CHI and .PON,
-// NewDora, RecordedWin, RecordedDraw, WinContext, ResultReplay, HandReplay.  A raw
+// NewDora, RecordedWin, RecordedDraw, WinContext, ResultReplay, HandReplay, DrawContext,
+// MeldKind.ANKAN, .KAKAN, .DAIMINKAN and .KITA.  A raw
 // METH_FASTCALL function, once a hand.
 PyObject* run_hand(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 

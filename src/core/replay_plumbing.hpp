@@ -25,11 +25,10 @@ namespace py = pybind11;
 // The count of the table's core_lists (replay_audit.replay.state._TableState.core_lists).
 constexpr Py_ssize_t kCoreListCount = 17;  // state._TableState.core_lists
 
-// An exact int's value (``ok`` false for anything else: a bool, a float, an int too
-// large); a cached small int is read from its address (small_ints.hpp).
-inline long item_long(PyObject* seq_item, bool& ok) {
+// item_long's way for an object that is no cached small int: out of line, so that the
+// common case below is a few instructions where it is used.
+[[gnu::noinline]] inline long item_long_slow(PyObject* seq_item, bool& ok) {
     long v;
-    if (SmallInts::get().value(seq_item, v)) return v;
     if (!PyLong_CheckExact(seq_item)) {
         ok = false;
         return -1;
@@ -40,6 +39,20 @@ inline long item_long(PyObject* seq_item, bool& ok) {
         ok = false;
     }
     return v;
+}
+
+// CPython's small ints (small_ints.hpp), found when the core is loaded (an import,
+// with the GIL held) rather than behind SmallInts::get()'s call and guard at each read.
+const SmallInts& small_ints = SmallInts::get();
+
+// An exact int's value (``ok`` false for anything else: a bool, a float, an int too
+// large); a cached small int is read from its address (small_ints.hpp).  Inlined: the
+// runs read a seat, a tile and a wall tile so per move (a million calls a Phoenix pass,
+// a tenth of run_game's instructions when it was a call, measured with callgrind).
+[[gnu::always_inline]] inline long item_long(PyObject* seq_item, bool& ok) {
+    long v;
+    if (small_ints.value(seq_item, v)) return v;
+    return item_long_slow(seq_item, ok);
 }
 
 // A discard mask's value (an exact int 0 .. 2**64-1), as PyLong_AsUnsignedLongLong
