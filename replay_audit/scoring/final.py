@@ -106,10 +106,16 @@ def final_points(
     and the places' values are made once per rule set (``_place_units``).
     """
     players = rules.players
-    raw = final_scores(scores, sticks_left, rules)
-    order = _order(raw, players)
-    rows = _place_units(rules)
+    raw = tuple(scores)
     seated = raw[:players]
+    if sticks_left and rules.leftover_sticks_to_top:
+        # ``final_scores``: the sticks to the top, the first seat of the highest
+        # score (``_order``'s first, found in C without the sort)
+        top_list = list(raw)
+        top_list[seated.index(max(seated))] += sticks_left * rules.riichi_cost
+        raw = tuple(top_list)
+        seated = raw[:players]
+    rows = _place_units(rules)
     if rows is None or not _INT.issuperset(map(type, seated)):
         return raw, _rational_points(raw, rules, era)
     ret = rules.return_points
@@ -117,6 +123,7 @@ def final_points(
     places = rows[below] if rules.uma_rows else rows[0]
     if places is None:
         return raw, _rational_points(raw, rules, era)
+    order = sorted(range(players), key=raw.__getitem__, reverse=True)  # ``_order(raw)``
     if rules.ties == "split":
         bonus = _bonus_units(raw, places, players, order)
     else:
@@ -124,17 +131,24 @@ def final_points(
         for place, seat in enumerate(order):
             bonus[seat] = places[place]
     points = [0.0] * len(raw)
+    # to the nearest, an exact half away from zero, in integers (a call per value was
+    # a third of this function's time): the divisors are even, so adding half of one
+    # and flooring rounds an exact half up, and a negative value is rounded as its
+    # opposite; ``tests/test_final_units.py`` holds it to ``Fraction``'s rounding
     if era == "exact":
         for s in range(players):
             # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
-            points[s] = _half_away((raw[s] - ret) * _PER_RAW + bonus[s], _UNIT // 10) / 10
+            n = (raw[s] - ret) * _PER_RAW + bonus[s]
+            tenths = (n + _HALF_TENTH) // _TENTH if n >= 0 else -((_HALF_TENTH - n) // _TENTH)
+            points[s] = tenths / 10
         return raw, tuple(points)
     top = order[0]
     others = 0
     for s in range(players):
         if s == top:
             continue
-        rounded = _half_away(raw[s], 1000) * 1000
+        r = raw[s]
+        rounded = (r + 500) // 1000 * 1000 if r >= 0 else -((500 - r) // 1000 * 1000)
         value = (rounded - ret) * _PER_RAW + bonus[s]
         points[s] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
         others += value
@@ -149,19 +163,9 @@ _UNIT = 12000
 """Final points are counted in ``1/_UNIT`` of a point: a raw point is 12 of them,
 and a share of 2, 3 or 4 tied places' uma divides evenly."""
 _PER_RAW = _UNIT // 1000
-
-
-def _half_away(n: int, d: int) -> int:
-    """``n / d`` (``d > 0``) to the nearest integer, an exact half away from zero:
-    ``_round_half_away(Fraction(n, d))`` in integers.
-
-    >>> _half_away(-1500, 1000), _half_away(2449, 1000), _half_away(2500, 1000)
-    (-2, 2, 3)
-    """
-    whole, rest = divmod(-n if n < 0 else n, d)
-    if 2 * rest >= d:
-        whole += 1
-    return whole if n >= 0 else -whole
+_TENTH = _UNIT // 10
+"""A tenth of a point in units (``exact`` rounds to it)."""
+_HALF_TENTH = _TENTH // 2
 
 
 PlaceUnits = tuple[tuple[int, ...] | None, ...]
