@@ -110,7 +110,7 @@ def _detected_key(game: Game) -> tuple[object, ...] | None:
     seeded = meta.seed is not None or (
         bool(game.hands) and any(k == "shuffle" for k, _ in game.hands[0].extra)
     )
-    extra = dict(meta.extra)
+    extra = dict(meta.extra) if meta.extra else _NO_EXTRA  # (nearly always empty)
     json = meta.format == "tenhou-json"
     return (
         meta.format,
@@ -126,6 +126,10 @@ def _detected_key(game: Game) -> tuple[object, ...] | None:
         extra.get("rule") if json else None,
         stamp,
     )
+
+
+_NO_EXTRA: dict[str, str] = {}
+"""An empty ``GameMeta.extra`` as the dict ``_detected_key`` reads (never written)."""
 
 
 def _detected(game: Game) -> tuple[RuleSet, Era]:
