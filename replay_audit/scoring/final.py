@@ -125,34 +125,31 @@ def final_points(
         return raw, _rational_points(raw, rules, era)
     order = sorted(range(players), key=raw.__getitem__, reverse=True)  # ``_order(raw)``
     if rules.ties == "split":
-        bonus = _bonus_units(raw, places, players, order)
-    else:
-        bonus = [0] * players
-        for place, seat in enumerate(order):
-            bonus[seat] = places[place]
+        places = _split_units(raw, places, players, order)
     points = [0.0] * len(raw)
-    # to the nearest, an exact half away from zero, in integers (a call per value was
-    # a third of this function's time): the divisors are even, so adding half of one
-    # and flooring rounds an exact half up, and a negative value is rounded as its
-    # opposite; ``tests/test_final_units.py`` holds it to ``Fraction``'s rounding
+    # each place's seat in one loop, to the nearest, an exact half away from zero, in
+    # integers (a call per value was a third of this function's time): the divisors
+    # are even, so adding half of one and flooring rounds an exact half up, and a
+    # negative value is rounded as its opposite; ``tests/test_final_units.py`` holds
+    # it to ``Fraction``'s rounding
     if era == "exact":
-        for s in range(players):
+        for place, seat in enumerate(order):
             # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
-            n = (raw[s] - ret) * _PER_RAW + bonus[s]
-            tenths = (n + _HALF_TENTH) // _TENTH if n >= 0 else -((_HALF_TENTH - n) // _TENTH)
-            points[s] = tenths / 10
+            n = (raw[seat] - ret) * _PER_RAW + places[place]
+            if n >= 0:
+                points[seat] = (n + _HALF_TENTH) // _TENTH / 10
+            else:
+                points[seat] = -((_HALF_TENTH - n) // _TENTH) / 10
         return raw, tuple(points)
-    top = order[0]
-    others = 0
-    for s in range(players):
-        if s == top:
-            continue
-        r = raw[s]
+    others = 0  # (a sum of ints: the same in any order)
+    for place in range(1, players):
+        seat = order[place]
+        r = raw[seat]
         rounded = (r + 500) // 1000 * 1000 if r >= 0 else -((500 - r) // 1000 * 1000)
-        value = (rounded - ret) * _PER_RAW + bonus[s]
-        points[s] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
+        value = (rounded - ret) * _PER_RAW + places[place]
+        points[seat] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
         others += value
-    points[top] = -others / _UNIT
+    points[order[0]] = -others / _UNIT
     return raw, tuple(points)
 
 
@@ -209,12 +206,12 @@ def _place_units(rules: RuleSet) -> PlaceUnits | None:
     return table
 
 
-def _bonus_units(
+def _split_units(
     scores: Sequence[int], places: Sequence[int], players: int, order: Sequence[int]
 ) -> list[int]:
-    """``place_bonus`` in ``1/_UNIT`` of a point with ``ties == "split"``: tied
-    players share the places' values (``places``, a ``_place_units`` row);
-    ``order`` is ``_order(scores, players)``."""
+    """``place_bonus`` in ``1/_UNIT`` of a point with ``ties == "split"``, place by
+    place: tied players share the places' values (``places``, a ``_place_units``
+    row); ``order`` is ``_order(scores, players)``."""
     result = [0] * players
     i = 0
     while i < players:
@@ -223,7 +220,7 @@ def _bonus_units(
             j += 1
         share = sum(places[i:j]) // (j - i)  # exact: _UNIT is a multiple of 2, 3 and 4
         for k in range(i, j):
-            result[order[k]] = share
+            result[k] = share
         i = j
     return result
 
