@@ -124,8 +124,9 @@ def final_points(
     if places is None:
         return raw, _rational_points(raw, rules, era)
     order = sorted(range(players), key=raw.__getitem__, reverse=True)  # ``_order(raw)``
-    if rules.ties == "split":
-        places = _split_units(raw, places, players, order)
+    shares: Sequence[int] = (
+        _split_units(raw, places, players, order) if rules.ties == "split" else places
+    )
     points = [0.0] * len(raw)
     # each place's seat in one loop, to the nearest, an exact half away from zero, in
     # integers (a call per value was a third of this function's time): the divisors
@@ -135,7 +136,7 @@ def final_points(
     if era == "exact":
         for place, seat in enumerate(order):
             # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
-            n = (raw[seat] - ret) * _PER_RAW + places[place]
+            n = (raw[seat] - ret) * _PER_RAW + shares[place]
             if n >= 0:
                 points[seat] = (n + _HALF_TENTH) // _TENTH / 10
             else:
@@ -146,7 +147,7 @@ def final_points(
         seat = order[place]
         r = raw[seat]
         rounded = (r + 500) // 1000 * 1000 if r >= 0 else -((500 - r) // 1000 * 1000)
-        value = (rounded - ret) * _PER_RAW + places[place]
+        value = (rounded - ret) * _PER_RAW + shares[place]
         points[seat] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
         others += value
     points[order[0]] = -others / _UNIT
