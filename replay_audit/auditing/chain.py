@@ -111,12 +111,10 @@ class _ScoreChain(_Notes):
                 seq=first.seq,
             )
             return None
-        extra = self.meta.extra  # (nearly always empty: no dict made of it)
-        oya = dict(extra).get("TAIKYOKU.oya", "0") if extra else "0"
+        oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0") if self.meta.extra else "0"
         expected = _opening(self.rules, int(oya) if oya.isdigit() else 0)
         why = "the game's first hand does not start as the rules say"
-        if first.dealer != expected.dealer or first.sticks != expected.sticks:
-            self._compare_state(first, expected, why)  # (round and honba are 0 here)
+        self._compare_state(first, expected, why)
         players = self.meta.players
         if tuple(first.scores[:players]) != expected.scores[:players]:
             self._compare_scores(first, expected.scores, why)
@@ -315,14 +313,10 @@ class _ScoreChain(_Notes):
             base, left = end_scores, sticks_left
         base = base[:players]
         if len(options) == 1:  # a dated log: one reading, nothing to choose or name
-            only = options[0]
-            raw, pts = final_points(base, left, only.rules, era=only.era)
-            # (``_scores_agree`` and ``_misses``' first test, without their calls: the
-            # recorded line nearly always agrees)
+            raw, pts = final_points(base, left, options[0].rules, era=options[0].era)
             if end_scores is not None and tuple(owari.scores[:players]) != raw[:players]:
-                self._compare_final_scores(last, owari, raw)
-            if tuple(owari.points[:players]) != pts[:players]:
-                self._compare_final(last, owari, only, pts)
+                self._compare_final_scores(last, owari, raw)  # (``_scores_agree``, inline)
+            self._compare_final(last, owari, options[0], pts)
             return
         results = [final_points(base, left, r.rules, era=r.era) for r in options]
         if end_scores is not None:
