@@ -111,7 +111,7 @@ class _ScoreChain(_Notes):
                 seq=first.seq,
             )
             return None
-        oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0")
+        oya = dict(self.meta.extra).get("TAIKYOKU.oya", "0") if self.meta.extra else "0"
         expected = _opening(self.rules, int(oya) if oya.isdigit() else 0)
         why = "the game's first hand does not start as the rules say"
         self._compare_state(first, expected, why)
@@ -314,8 +314,8 @@ class _ScoreChain(_Notes):
         base = base[:players]
         if len(options) == 1:  # a dated log: one reading, nothing to choose or name
             raw, pts = final_points(base, left, options[0].rules, era=options[0].era)
-            if end_scores is not None and not _scores_agree(owari.scores, raw, players):
-                self._compare_final_scores(last, owari, raw)
+            if end_scores is not None and tuple(owari.scores[:players]) != raw[:players]:
+                self._compare_final_scores(last, owari, raw)  # (``_scores_agree``, inline)
             self._compare_final(last, owari, options[0], pts)
             return
         results = [final_points(base, left, r.rules, era=r.era) for r in options]

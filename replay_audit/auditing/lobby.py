@@ -51,6 +51,10 @@ if TYPE_CHECKING:
 
 LobbyKind = Literal["ranked", "majsoul", "csrule", "private", "championship", "majsoul_custom"]
 
+FIXED_KINDS: frozenset[LobbyKind] = frozenset({"ranked", "majsoul"})
+"""The lobbies whose rules are fixed (``model.rules`` detects them): nothing is read
+off the log, and ``read_lobby`` gives the rules back as they are, without a note."""
+
 _LOBBY_FIELD = re.compile(r"^\d{8,10}gm-[0-9a-f]{4}-(\d{4,5})-")
 
 HANCHAN, TONPUU = "hanchan", "tonpuu"
@@ -107,7 +111,7 @@ def lobby_kind(meta: GameMeta) -> LobbyKind:
             return "majsoul" if room.rules_known else "majsoul_custom"
         if is_majsoul_ref(meta.log_id):  # no room named: its settings are read off the log
             return "majsoul_custom"
-    if dict(meta.extra).get("csrule"):
+    if meta.extra and dict(meta.extra).get("csrule"):  # (no dict of an empty extra)
         return "csrule"
     number = lobby_number(meta)
     if not number:
@@ -119,7 +123,7 @@ def read_lobby(game: Game, replay: GameReplay, rules: RuleSet) -> LobbyReading:
     """The rules to audit ``game`` under, after reading what its lobby does not
     record off the log (``rules``: those detected from the log's metadata)."""
     kind = lobby_kind(game.meta)
-    if kind in ("ranked", "majsoul"):
+    if kind in FIXED_KINDS:
         return LobbyReading(rules)
     where = _where(game.meta, kind)
     notes: list[LobbyNote] = []

@@ -13,7 +13,11 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from replay_audit.auditing.base import _AuditorBase
-from replay_audit.auditing.lobby import read_lobby  # (not lazily: a game's import cost)
+from replay_audit.auditing.lobby import (  # (not lazily: a game's import cost)
+    FIXED_KINDS,
+    lobby_kind,
+    read_lobby,
+)
 from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
@@ -25,6 +29,8 @@ class _Notes(_AuditorBase):
 
     def _read_lobby(self, replay: GameReplay) -> None:
         """The rules a lobby does not record, read off the log (``auditing.lobby``)."""
+        if lobby_kind(self.game.meta) in FIXED_KINDS:
+            return  # (nearly every game: ``read_lobby`` would give the rules back as they are)
         reading = read_lobby(self.game, replay, self.rules)
         self.rules = reading.rules
         if reading.hanchan is not None:  # the length read off the log: the chain's too

@@ -106,10 +106,16 @@ def final_points(
     and the places' values are made once per rule set (``_place_units``).
     """
     players = rules.players
-    raw = final_scores(scores, sticks_left, rules)
-    order = _order(raw, players)
-    rows = _place_units(rules)
+    raw = tuple(scores)
     seated = raw[:players]
+    if sticks_left and rules.leftover_sticks_to_top:
+        # ``final_scores``: the sticks to the top, the first seat of the highest
+        # score (``_order``'s first, found in C without the sort)
+        top_list = list(raw)
+        top_list[seated.index(max(seated))] += sticks_left * rules.riichi_cost
+        raw = tuple(top_list)
+        seated = raw[:players]
+    rows = _place_units(rules)
     if rows is None or not _INT.issuperset(map(type, seated)):
         return raw, _rational_points(raw, rules, era)
     ret = rules.return_points
@@ -117,28 +123,34 @@ def final_points(
     places = rows[below] if rules.uma_rows else rows[0]
     if places is None:
         return raw, _rational_points(raw, rules, era)
-    if rules.ties == "split":
-        bonus = _bonus_units(raw, places, players, order)
-    else:
-        bonus = [0] * players
-        for place, seat in enumerate(order):
-            bonus[seat] = places[place]
+    order = sorted(range(players), key=raw.__getitem__, reverse=True)  # ``_order(raw)``
+    shares: Sequence[int] = (
+        _split_units(raw, places, players, order) if rules.ties == "split" else places
+    )
     points = [0.0] * len(raw)
+    # each place's seat in one loop, to the nearest, an exact half away from zero, in
+    # integers (a call per value was a third of this function's time): the divisors
+    # are even, so adding half of one and flooring rounds an exact half up, and a
+    # negative value is rounded as its opposite; ``tests/test_final_units.py`` holds
+    # it to ``Fraction``'s rounding
     if era == "exact":
-        for s in range(players):
+        for place, seat in enumerate(order):
             # tenths: (raw - return) / 1000 + bonus, times 10, to the nearest
-            points[s] = _half_away((raw[s] - ret) * _PER_RAW + bonus[s], _UNIT // 10) / 10
+            n = (raw[seat] - ret) * _PER_RAW + shares[place]
+            if n >= 0:
+                points[seat] = (n + _HALF_TENTH) // _TENTH / 10
+            else:
+                points[seat] = -((_HALF_TENTH - n) // _TENTH) / 10
         return raw, tuple(points)
-    top = order[0]
-    others = 0
-    for s in range(players):
-        if s == top:
-            continue
-        rounded = _half_away(raw[s], 1000) * 1000
-        value = (rounded - ret) * _PER_RAW + bonus[s]
-        points[s] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
+    others = 0  # (a sum of ints: the same in any order)
+    for place in range(1, players):
+        seat = order[place]
+        r = raw[seat]
+        rounded = (r + 500) // 1000 * 1000 if r >= 0 else -((500 - r) // 1000 * 1000)
+        value = (rounded - ret) * _PER_RAW + shares[place]
+        points[seat] = value / _UNIT  # int / int: correctly rounded, as float(Fraction)
         others += value
-    points[top] = -others / _UNIT
+    points[order[0]] = -others / _UNIT
     return raw, tuple(points)
 
 
@@ -149,19 +161,9 @@ _UNIT = 12000
 """Final points are counted in ``1/_UNIT`` of a point: a raw point is 12 of them,
 and a share of 2, 3 or 4 tied places' uma divides evenly."""
 _PER_RAW = _UNIT // 1000
-
-
-def _half_away(n: int, d: int) -> int:
-    """``n / d`` (``d > 0``) to the nearest integer, an exact half away from zero:
-    ``_round_half_away(Fraction(n, d))`` in integers.
-
-    >>> _half_away(-1500, 1000), _half_away(2449, 1000), _half_away(2500, 1000)
-    (-2, 2, 3)
-    """
-    whole, rest = divmod(-n if n < 0 else n, d)
-    if 2 * rest >= d:
-        whole += 1
-    return whole if n >= 0 else -whole
+_TENTH = _UNIT // 10
+"""A tenth of a point in units (``exact`` rounds to it)."""
+_HALF_TENTH = _TENTH // 2
 
 
 PlaceUnits = tuple[tuple[int, ...] | None, ...]
@@ -205,12 +207,12 @@ def _place_units(rules: RuleSet) -> PlaceUnits | None:
     return table
 
 
-def _bonus_units(
+def _split_units(
     scores: Sequence[int], places: Sequence[int], players: int, order: Sequence[int]
 ) -> list[int]:
-    """``place_bonus`` in ``1/_UNIT`` of a point with ``ties == "split"``: tied
-    players share the places' values (``places``, a ``_place_units`` row);
-    ``order`` is ``_order(scores, players)``."""
+    """``place_bonus`` in ``1/_UNIT`` of a point with ``ties == "split"``, place by
+    place: tied players share the places' values (``places``, a ``_place_units``
+    row); ``order`` is ``_order(scores, players)``."""
     result = [0] * players
     i = 0
     while i < players:
@@ -219,7 +221,7 @@ def _bonus_units(
             j += 1
         share = sum(places[i:j]) // (j - i)  # exact: _UNIT is a multiple of 2, 3 and 4
         for k in range(i, j):
-            result[order[k]] = share
+            result[k] = share
         i = j
     return result
 

@@ -135,21 +135,21 @@ def file_facts(game: Game) -> tuple[Rows, Rows, Rows]:
     average = None
     if complete and len(rates) == n and None not in rates:
         average = sum(cast("tuple[float, ...]", rates)) / n
-    # the seat, name and other per-seat columns: the core's
-    row = {
-        **_GAME_ROW,
-        "file": source,
-        "log_id": log_id,
-        "date": meta.date,
-        "game_type": gtype,
-        "platform": plat,
-        "rules": rules.name,
-        "players": n,
-        "hanchan": meta.hanchan,
-        "hands": len(game.hands),
-        "complete": complete,
-        "lobby": lobby_name,
-    }
+    # the seat, name and other per-seat columns: the core's.  A copy of the template
+    # with its columns set by name (a ``{**_GAME_ROW, ...}`` display merged a second
+    # dict of them into it, two-thirds as slow again)
+    row = _GAME_ROW.copy()
+    row["file"] = source
+    row["log_id"] = log_id
+    row["date"] = meta.date
+    row["game_type"] = gtype
+    row["platform"] = plat
+    row["rules"] = rules.name
+    row["players"] = n
+    row["hanchan"] = meta.hanchan
+    row["hands"] = len(game.hands)
+    row["complete"] = complete
+    row["lobby"] = lobby_name
     game_ctx = (
         _SCORE_KEYS,
         row,
