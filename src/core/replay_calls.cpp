@@ -140,22 +140,6 @@ PyObject* hand_wall(PyObject* /*module*/, PyObject* const* args, Py_ssize_t narg
 
 namespace {
 
-// Up to ``cap`` tile ids of a list or tuple (exact ints 0-135) into ``out``; the count,
-// or -1 when the sequence is longer or an item is no tile id.
-long read_ids(PyObject* seq, long* out, long cap) {
-    const bool list = PyList_CheckExact(seq);
-    if (!list && !PyTuple_CheckExact(seq)) return -1;
-    const Py_ssize_t n = list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
-    if (n > cap) return -1;
-    for (Py_ssize_t j = 0; j < n; ++j) {
-        bool ok = true;
-        const long t = item_long(list ? PyList_GET_ITEM(seq, j) : PyTuple_GET_ITEM(seq, j), ok);
-        if (!ok || t < 0 || t >= 4 * kNumKinds) return -1;
-        out[j] = t;
-    }
-    return static_cast<long>(n);
-}
-
 // riichi._check_furiten finding nothing for seat ``s`` whose concealed tiles (without
 // the winning tile) have the wait mask ``mask``: no wait in its own discards, none
 // passed since its last discard or its riichi discard.  False also when the state is
@@ -366,7 +350,7 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         if (!ok || s < 0 || win_tile < 0 || win_tile >= 4 * kNumKinds) Py_RETURN_FALSE;
         // The winning hand: complete (else win_incomplete).
         long tiles[20];
-        const long n = read_ids(args[2], tiles, 20);
+        const long n = tile_ids(args[2], tiles, 20);
         std::uint8_t counts[kNumKinds];
         if (n < 0 || !count_tiles(tiles, n, counts) || !is_complete(counts)) Py_RETURN_FALSE;
         // A ron: not furiten (the concealed tiles are the hand without the winning tile).
@@ -378,7 +362,7 @@ PyObject* win_checks(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nar
         // The shown hand: the same tile ids in any order (else ``hand``).
         if (has_hand) {
             long shown[20];
-            const long m = read_ids(shown_hand, shown, 20);
+            const long m = tile_ids(shown_hand, shown, 20);
             if (m != n) Py_RETURN_FALSE;
             std::sort(tiles, tiles + n);
             std::sort(shown, shown + m);

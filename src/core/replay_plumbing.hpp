@@ -55,6 +55,23 @@ const SmallInts& small_ints = SmallInts::get();
     return item_long_slow(seq_item, ok);
 }
 
+// Up to ``cap`` tile ids (exact ints 0-135) of a list or tuple into ``out``: their
+// count, or -1 when the sequence is neither, is longer, or an item is no tile id.  The
+// one reader of a hand, a meld's tiles or a shown hand for every room of the replay.
+inline Py_ssize_t tile_ids(PyObject* seq, long* out, Py_ssize_t cap) {
+    const bool list = PyList_CheckExact(seq);
+    if (!list && !PyTuple_CheckExact(seq)) return -1;
+    const Py_ssize_t n = list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
+    if (n > cap) return -1;
+    for (Py_ssize_t j = 0; j < n; ++j) {
+        bool ok = true;
+        const long t = item_long(list ? PyList_GET_ITEM(seq, j) : PyTuple_GET_ITEM(seq, j), ok);
+        if (!ok || t < 0 || t >= 136) return -1;  // 4 copies x 34 kinds
+        out[j] = t;
+    }
+    return n;
+}
+
 // A discard mask's value (an exact int 0 .. 2**64-1), as PyLong_AsUnsignedLongLong
 // reads it; false for anything else.  A mask with an honor in it is two of CPython's
 // 30-bit digits, which that function reads through a byte array: read here directly.

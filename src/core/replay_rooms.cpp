@@ -37,22 +37,6 @@ bool longs_of(PyObject* table, const TableSlot (&which)[N], long (&out)[N]) {
     return true;
 }
 
-// The tile ids (exact ints 0-135) of a list or tuple into ``out`` (at most ``cap``):
-// their count, or -1 when one is not a tile id or there are more.
-Py_ssize_t tile_ids(PyObject* seq, long* out, Py_ssize_t cap) {
-    const bool list = PyList_CheckExact(seq);
-    if (!list && !PyTuple_CheckExact(seq)) return -1;
-    const Py_ssize_t n = list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
-    if (n > cap) return -1;
-    for (Py_ssize_t j = 0; j < n; ++j) {
-        bool ok = true;
-        const long t = item_long(list ? PyList_GET_ITEM(seq, j) : PyTuple_GET_ITEM(seq, j), ok);
-        if (!ok || t < 0 || t >= 4 * kNumKinds) return -1;
-        out[j] = t;
-    }
-    return n;
-}
-
 constexpr Py_ssize_t kMaxHand = 4 * kNumKinds;  // no hand holds more tiles than there are
 
 // The fields of a RecordedDraw read here.
