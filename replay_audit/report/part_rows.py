@@ -15,6 +15,12 @@ freed with the file (the core keeps no value: each cell goes straight into its
 column's Arrow buffers).  Without it, or where the core declines some rows, the rows are kept and
 ``codec.rows_to_table`` converts them: the same table.
 
+The per-player facts (``hand_facts``, ``score_history``: most of a part's cells)
+need not even be dicts: ``facts_sink`` gives ``audit_file`` a ``FactsSink`` through
+which the core's facts pass writes them cell by cell into their tables
+(``stats.file_facts.file_facts_into``), the tables ``add`` would make of the dicts
+(``tests/test_part_facts_sink.py`` holds the two ways equal over the shared corpus).
+
 Must not: know the layout of a report folder (``report.store``) or audit
 anything.
 """
@@ -29,9 +35,14 @@ import pyarrow as pa
 
 from replay_audit.native import _core
 from replay_audit.report.codec import built_table, rows_to_table
+from replay_audit.stats.file_facts import CORE_FACTS, file_facts_into
 
 if TYPE_CHECKING:
     from replay_audit._core import PartRows as CorePartRows
+    from replay_audit.model.events import Game
+
+FACTS_TABLES = ("hand_facts", "score_history")
+"""The tables a ``FactsSink`` writes, as ``file_facts_into`` takes them."""
 
 
 class PartRows:
@@ -65,6 +76,15 @@ class PartRows:
             kept.extend(rows[t])
             sources.extend([source] * len(rows[t]))
 
+    def facts_sink(self) -> FactsSink | None:
+        """A ``FactsSink`` for one file's facts (``audit_file(..., facts_sink=)``); None
+        where the core cannot write them (no core, or no such tables here)."""
+        if self._core is None or CORE_FACTS is None:
+            return None
+        if not all(t in self.tables for t in FACTS_TABLES):
+            return None
+        return FactsSink(self)
+
     def table(self, name: str) -> pa.Table:
         """The part's table ``name``: ``codec.rows_to_table(rows, sources)`` of its rows."""
         t = self.tables.index(name)
@@ -78,3 +98,55 @@ class PartRows:
             absent,
             list(itertools.chain.from_iterable(itertools.repeat(s, k) for s, k in runs)),
         )
+
+
+class FactsSink:
+    """One file's hand facts and score history, written by the core straight into
+    a ``PartRows``' tables (``auditing.auditor.FactsSink``).  Made per file: ``drop``
+    takes back what this file's ``take`` wrote, and nothing of any other file."""
+
+    __slots__ = ("_part", "_taken")
+
+    def __init__(self, part: PartRows) -> None:
+        self._part = part
+        self._taken: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
+        """The tables' marks before ``take`` wrote, and the rows it wrote."""
+
+    def take(self, game: Game, source: str) -> list[dict[str, Any]] | None:
+        """The game facts' rows of ``game``, its other two tables written into the
+        part; None, nothing written, where the dicts are to be made after all: the
+        core does not take the game, a table declined (rows before, or one of these:
+        the core then rolled its tables back), or an error (the same: the dict way
+        then meets it again, and ``audit_file`` reports it as ever)."""
+        part = self._part
+        core = part._core
+        assert core is not None and self._taken is None
+        tables = [part.tables.index(t) for t in FACTS_TABLES]
+        if any(t in part._python for t in tables):
+            return None
+        marks = tuple(core.mark(t) for t in tables)
+        try:
+            got = file_facts_into(game, (core, tables[0], tables[1], source))
+        except Exception:
+            return None
+        if got is None:
+            return None
+        hands, games, scores = got
+        part.counts[tables[0]] += hands
+        part.counts[tables[1]] += scores
+        self._taken = (marks, (hands, scores))
+        return games
+
+    def drop(self) -> None:
+        """Take back what ``take`` wrote (the file failed after it), if anything."""
+        if self._taken is None:
+            return
+        part = self._part
+        core = part._core
+        assert core is not None
+        marks, rows = self._taken
+        for name, mark, count in zip(FACTS_TABLES, marks, rows, strict=True):
+            t = part.tables.index(name)
+            core.rollback(t, mark)
+            part.counts[t] -= count
+        self._taken = None

@@ -23,7 +23,7 @@ class ArrowColumn {
 public:
     // ``kind`` 1-4 (codec._KINDS) when the column's kind is known (column_buffers), 0 to
     // take it from the first value that is not None.
-    explicit ArrowColumn(int kind = 0) : kind_(kind) {}
+    explicit ArrowColumn(int kind = 0) : kind_(kind), given_(kind) {}
 
     int kind() const { return kind_; }
 
@@ -97,6 +97,29 @@ public:
         return PyUnicode_DecodeUTF8(text_.data() + start, static_cast<Py_ssize_t>(end - start), nullptr);
     }
 
+    // The rows from ``n`` on dropped, as if they had never been added (zeros where they
+    // were, the kind forgotten when no value is left): a part's rows of a file rolled back
+    // (part_rows.cpp), so the buffers stay byte for byte those of the rows kept.
+    void truncate(std::size_t n) {
+        for (std::size_t r = n; r < valid_.size() * 8; ++r) {
+            const std::size_t byte = r >> 3;
+            const auto bit = static_cast<unsigned char>(1 << (r & 7));
+            if (valid_[byte] & bit) --values_;
+        }
+        if (values_ == 0) {
+            *this = ArrowColumn(given_);
+            return;
+        }
+        clear_from(valid_, n);
+        clear_from(bits_, n);
+        if (words_.size() > n) std::fill(words_.begin() + n, words_.end(), 0);
+        if (filled_ > n) {
+            text_.resize(static_cast<std::size_t>(offsets_[n]));
+            std::fill(offsets_.begin() + n, offsets_.end(), 0);
+            filled_ = n;
+        }
+    }
+
     // The buffers of ``n`` rows, for pyarrow.Array.from_buffers: ``(validity or None, null
     // count, data, offsets or None)`` as bytes (nullptr with the error set when out of
     // memory); the column's kind must be 1-4.  The column's own buffers are cut to size.
@@ -150,11 +173,20 @@ private:
         v.resize(std::max<std::size_t>(2 * (i + 1), 64));
     }
 
+    // The bits of rows ``n`` on cleared in a bitmap.
+    static void clear_from(std::vector<unsigned char>& bitmap, std::size_t n) {
+        const std::size_t byte = n >> 3;
+        if (byte >= bitmap.size()) return;
+        bitmap[byte] &= static_cast<unsigned char>((1u << (n & 7)) - 1);
+        std::fill(bitmap.begin() + byte + 1, bitmap.end(), 0);
+    }
+
     static PyObject* bytes(const void* p, std::size_t size) {
         return PyBytes_FromStringAndSize(static_cast<const char*>(p), static_cast<Py_ssize_t>(size));
     }
 
     int kind_;  // 0: only None so far, 1-4: the plain kind
+    int given_;  // the kind the column was made with (truncate's fresh start)
     std::size_t values_ = 0;  // not None
     std::size_t filled_ = 0;  // string offsets written up to this row
     std::vector<unsigned char> valid_;
