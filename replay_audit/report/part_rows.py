@@ -58,6 +58,12 @@ class PartRows:
         the core declined."""
         self.counts = [0] * len(self.tables)
         """Rows added so far, per table."""
+        self._facts: tuple[int, int] | None = None
+        """The hand facts' and score history's tables, where the core can write them."""
+        writable = self._core is not None and CORE_FACTS is not None
+        if writable and all(t in self.tables for t in FACTS_TABLES):
+            hands, scores = (self.tables.index(t) for t in FACTS_TABLES)
+            self._facts = (hands, scores)
 
     def add(self, rows: Sequence[Sequence[dict[str, Any]]], source: str) -> None:
         """One file's rows of every table (in ``tables`` order), ``source`` being the
@@ -79,11 +85,7 @@ class PartRows:
     def facts_sink(self) -> FactsSink | None:
         """A ``FactsSink`` for one file's facts (``audit_file(..., facts_sink=)``); None
         where the core cannot write them (no core, or no such tables here)."""
-        if self._core is None or CORE_FACTS is None:
-            return None
-        if not all(t in self.tables for t in FACTS_TABLES):
-            return None
-        return FactsSink(self)
+        return FactsSink(self) if self._facts is not None else None
 
     def table(self, name: str) -> pa.Table:
         """The part's table ``name``: ``codec.rows_to_table(rows, sources)`` of its rows."""
@@ -119,21 +121,21 @@ class FactsSink:
         the core then rolled its tables back), or an error (the same: the dict way
         then meets it again, and ``audit_file`` reports it as ever)."""
         part = self._part
-        core = part._core
-        assert core is not None and self._taken is None
-        tables = [part.tables.index(t) for t in FACTS_TABLES]
-        if any(t in part._python for t in tables):
+        core, tables = part._core, part._facts
+        assert core is not None and tables is not None and self._taken is None
+        h, s = tables
+        if h in part._python or s in part._python:
             return None
-        marks = tuple(core.mark(t) for t in tables)
+        marks = (core.mark(h), core.mark(s))
         try:
-            got = file_facts_into(game, (core, tables[0], tables[1], source))
+            got = file_facts_into(game, (core, h, s, source))
         except Exception:
             return None
         if got is None:
             return None
         hands, games, scores = got
-        part.counts[tables[0]] += hands
-        part.counts[tables[1]] += scores
+        part.counts[h] += hands
+        part.counts[s] += scores
         self._taken = (marks, (hands, scores))
         return games
 
@@ -142,11 +144,10 @@ class FactsSink:
         if self._taken is None:
             return
         part = self._part
-        core = part._core
-        assert core is not None
+        core, tables = part._core, part._facts
+        assert core is not None and tables is not None
         marks, rows = self._taken
-        for name, mark, count in zip(FACTS_TABLES, marks, rows, strict=True):
-            t = part.tables.index(name)
+        for t, mark, count in zip(tables, marks, rows, strict=True):
             core.rollback(t, mark)
             part.counts[t] -= count
         self._taken = None

@@ -201,16 +201,21 @@ struct DictRow {
 struct CellRow {
     HandRowsOut& out;
     PyObject* cells[kFactsCols];
-    py::object owned[kFactsCols];  // the new references among the cells
+    PyObject* owned[kFactsCols];  // the new references among the cells
     int n_owned = 0;
 
     CellRow(HandRowsOut& o, long s) : out(o) {
         std::memcpy(cells, o.cells[s], sizeof cells);
     }
+    CellRow(const CellRow&) = delete;
+    CellRow& operator=(const CellRow&) = delete;
+    ~CellRow() {
+        for (int i = 0; i < n_owned; ++i) Py_DECREF(owned[i]);
+    }
     __attribute__((always_inline)) void put(int col, PyObject* value) { cells[col] = value; }
     void put_new(int col, PyObject* value) {  // a new reference
         if (value == nullptr) throw py::error_already_set();
-        owned[n_owned++] = py::reinterpret_steal<py::object>(value);
+        owned[n_owned++] = value;
         cells[col] = value;
     }
     void put_long(int col, long value) { put_new(col, PyLong_FromLong(value)); }

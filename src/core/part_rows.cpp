@@ -43,7 +43,7 @@ struct Column {
     std::size_t python_since = 0;  // the row that turned it to Python's path
     std::vector<py::object> objects;  // Python's path: row r's value (null: None)
 
-    void add(std::size_t r, PyObject* v) {
+    __attribute__((always_inline)) void add(std::size_t r, PyObject* v) {
         if (!python) {
             if (buffers.add(r, v)) return;
             to_python(r);
