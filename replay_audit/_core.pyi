@@ -400,14 +400,22 @@ def file_facts(
     ctx: tuple[Any, ...],
     fallback: Callable[[Any], list[dict[str, Any]]],
     game_ctx: tuple[Any, ...],
+    sink: tuple[PartRows, int, int, str] | None = None,
     /,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]] | None:
+) -> Any:
     """``(hand facts, game facts, score history)`` of a game, as
     ``stats.file_facts.py_file_facts`` gives them (the same dicts, keys in the same
     order), in one walk over its hands; ``ctx`` and ``fallback`` as ``game_rows``
     takes them, ``game_ctx`` as ``stats.file_facts`` builds it.  None if it declines
     the game (then Python writes the three); a TypeError if a context is not of its
-    shape or its keys are not the tables' columns."""
+    shape or its keys are not the tables' columns.
+
+    With ``sink`` ``(part rows, hand facts' table, score history's table, source)``:
+    the hand facts and score history written straight into those two tables, cell by
+    cell (what ``PartRows.add`` makes of the dicts), and ``(hand facts' rows, game
+    facts, score history's rows)``; None, nothing written, if it declines the game or
+    a table declines a row (or declined before); an error leaves the tables as they
+    were."""
 
 # one hand's event loop (src/core/replay_hand.cpp)
 def run_hand(
@@ -454,6 +462,13 @@ class PartRows:
     def rows(self, table: int) -> tuple[list[dict[str, Any]], list[str]]:
         """One table's rows added so far, rebuilt (same keys, order and values), and
         their sources."""
+
+    def mark(self, table: int) -> tuple[int, int, int]:
+        """One table's size so far (rows, key sequences, names), for ``rollback``."""
+
+    def rollback(self, table: int, mark: tuple[int, int, int]) -> None:
+        """One table back to ``mark``: what was added since dropped, as if it had
+        never come (a ValueError for a table that declined rows)."""
 
 # a hand's table built by the core, a game's hands in one call (src/core/table_state.cpp,
 # src/core/replay_hand.cpp; helper A)

@@ -15,6 +15,7 @@ import dataclasses
 import gc
 import hashlib
 from pathlib import Path, PurePath
+from typing import Any, Protocol
 
 from replay_audit.auditing.game import _finding_row, _game_row, audit_game
 from replay_audit.auditing.lobby import TONPUU
@@ -42,6 +43,19 @@ from replay_audit.stats.file_facts import file_facts
 # generator cost about 2 microseconds a file.
 
 
+class FactsSink(Protocol):
+    """Where the runner's part takes one file's per-player facts straight from the
+    core (``report.part_rows.PartRows.facts_sink``), without a dict per row."""
+
+    def take(self, game: Game, source: str) -> list[dict[str, Any]] | None:
+        """Write ``game``'s hand facts and score history (``source`` the file) and give
+        its game facts' rows; None, nothing written, where the rows are to be made
+        as dicts after all (``stats.file_facts.file_facts``)."""
+
+    def drop(self) -> None:
+        """Take back what ``take`` wrote: the file failed after it."""
+
+
 def audit_file(
     path: str | Path,
     rules: RuleSet | str | None = None,
@@ -49,6 +63,7 @@ def audit_file(
     strict: bool = False,
     with_facts: bool = True,
     stored_digest: bool = False,
+    facts_sink: FactsSink | None = None,
 ) -> FileAudit:
     """Audit every game in one file.  Never raises in lenient mode: an unreadable
     file becomes one ``parse`` finding and status ``error``.
@@ -56,12 +71,16 @@ def audit_file(
     ``stored_digest`` also sets ``FileAudit.stored_sha256``, the digest of the bytes
     as stored (before any gunzip): the runner's resume key (``run.chunk``), taken
     from this one read.  Nobody else needs it, and for a gzip file it is a second
-    hash, so it is taken only when asked for."""
+    hash, so it is taken only when asked for.
+
+    ``facts_sink`` (the runner's, when it writes parts): the hand facts and score
+    history go there instead of the ``FileAudit``, whose two lists stay empty; where
+    the sink does not take them, they are the ``FileAudit``'s as without it."""
     if not gc.isenabled():  # the caller has the collector off: it stays off
-        return _audit_file(path, rules, strict, with_facts, False, stored_digest)
+        return _audit_file(path, rules, strict, with_facts, False, stored_digest, facts_sink)
     gc.disable()  # see the note above audit_file
     try:
-        return _audit_file(path, rules, strict, with_facts, False, stored_digest)
+        return _audit_file(path, rules, strict, with_facts, False, stored_digest, facts_sink)
     finally:
         gc.enable()
 
@@ -93,6 +112,7 @@ def _audit_file(
     with_facts: bool,
     replay_only: bool = False,
     stored_digest: bool = False,
+    sink: FactsSink | None = None,
 ) -> FileAudit:
     if isinstance(path, PurePath):  # its text once: the name and os.open both read it
         path = str(path)
@@ -108,8 +128,10 @@ def _audit_file(
         fa.format = sniff_format(data)
         game = _parse(data, p, fa.format, strict)
         stage = "replay"
-        _audit_parsed(fa, game, rule_set, strict, with_facts, replay_only)
+        _audit_parsed(fa, game, rule_set, strict, with_facts, replay_only, sink)
     except LogFormatError as exc:
+        if sink is not None:  # (any facts it took are of a file that failed)
+            sink.drop()
         exc.located(source=p)
         if strict:
             raise
@@ -130,6 +152,8 @@ def _audit_file(
         )
         return fa
     except OSError as exc:
+        if sink is not None:
+            sink.drop()
         if strict:
             raise
         fa.status = "error"
@@ -137,6 +161,8 @@ def _audit_file(
         fa.findings.append(_finding_row(Finding("parse", "unreadable", str(exc), file=p)))
         return fa
     except Exception as exc:  # lenient batches never stop on one file
+        if sink is not None:
+            sink.drop()
         if strict:
             raise
         message = f"internal error while auditing ({type(exc).__name__}): {str(exc)[:300]}"
@@ -167,6 +193,7 @@ def _audit_parsed(
     strict: bool,
     with_facts: bool,
     replay_only: bool = False,
+    sink: FactsSink | None = None,
 ) -> None:
     p = fa.path
     findings, hand_rows, used = audit_game(game, rule_set, replay_only=replay_only)
@@ -187,7 +214,7 @@ def _audit_parsed(
         elif problems:
             fa.status = "mismatch"
     if with_facts:
-        _add_facts(fa, _as_read(game, findings))
+        _add_facts(fa, _as_read(game, findings), sink)
 
 
 def _as_read(game: Game, findings: list[Finding]) -> Game:
@@ -224,11 +251,16 @@ def _parse(data: bytes, source: str, fmt: str, strict: bool) -> Game:
     return parse_tenhou_xml(data, source, strict=strict, engine="python")
 
 
-def _add_facts(fa: FileAudit, game: Game) -> None:
+def _add_facts(fa: FileAudit, game: Game, sink: FactsSink | None) -> None:
     """Per-player facts for the statistics layer: its three tables from one call
-    (``stats.file_facts``).  Only the fact modules are imported: the ``stats``
-    package's aggregation needs pandas, whose import costs more than the facts of
-    hundreds of files."""
+    (``stats.file_facts``), or the game facts only where ``sink`` takes the other two.
+    Only the fact modules are imported: the ``stats`` package's aggregation needs
+    pandas, whose import costs more than the facts of hundreds of files."""
+    if sink is not None:
+        games = sink.take(game, fa.path)
+        if games is not None:
+            fa.game_facts += games
+            return
     hands, games, scores = file_facts(game)
     fa.hand_facts += hands
     fa.game_facts += games

@@ -15,6 +15,12 @@ freed with the file (the core keeps no value: each cell goes straight into its
 column's Arrow buffers).  Without it, or where the core declines some rows, the rows are kept and
 ``codec.rows_to_table`` converts them: the same table.
 
+The per-player facts (``hand_facts``, ``score_history``: most of a part's cells)
+need not even be dicts: ``facts_sink`` gives ``audit_file`` a ``FactsSink`` through
+which the core's facts pass writes them cell by cell into their tables
+(``stats.file_facts.file_facts_into``), the tables ``add`` would make of the dicts
+(``tests/test_part_facts_sink.py`` holds the two ways equal over the shared corpus).
+
 Must not: know the layout of a report folder (``report.store``) or audit
 anything.
 """
@@ -29,9 +35,14 @@ import pyarrow as pa
 
 from replay_audit.native import _core
 from replay_audit.report.codec import built_table, rows_to_table
+from replay_audit.stats.file_facts import CORE_FACTS, file_facts_into
 
 if TYPE_CHECKING:
     from replay_audit._core import PartRows as CorePartRows
+    from replay_audit.model.events import Game
+
+FACTS_TABLES = ("hand_facts", "score_history")
+"""The tables a ``FactsSink`` writes, as ``file_facts_into`` takes them."""
 
 
 class PartRows:
@@ -47,6 +58,12 @@ class PartRows:
         the core declined."""
         self.counts = [0] * len(self.tables)
         """Rows added so far, per table."""
+        self._facts: tuple[int, int] | None = None
+        """The hand facts' and score history's tables, where the core can write them."""
+        writable = self._core is not None and CORE_FACTS is not None
+        if writable and all(t in self.tables for t in FACTS_TABLES):
+            hands, scores = (self.tables.index(t) for t in FACTS_TABLES)
+            self._facts = (hands, scores)
 
     def add(self, rows: Sequence[Sequence[dict[str, Any]]], source: str) -> None:
         """One file's rows of every table (in ``tables`` order), ``source`` being the
@@ -65,6 +82,11 @@ class PartRows:
             kept.extend(rows[t])
             sources.extend([source] * len(rows[t]))
 
+    def facts_sink(self) -> FactsSink | None:
+        """A ``FactsSink`` for one file's facts (``audit_file(..., facts_sink=)``); None
+        where the core cannot write them (no core, or no such tables here)."""
+        return FactsSink(self) if self._facts is not None else None
+
     def table(self, name: str) -> pa.Table:
         """The part's table ``name``: ``codec.rows_to_table(rows, sources)`` of its rows."""
         t = self.tables.index(name)
@@ -78,3 +100,54 @@ class PartRows:
             absent,
             list(itertools.chain.from_iterable(itertools.repeat(s, k) for s, k in runs)),
         )
+
+
+class FactsSink:
+    """One file's hand facts and score history, written by the core straight into
+    a ``PartRows``' tables (``auditing.auditor.FactsSink``).  Made per file: ``drop``
+    takes back what this file's ``take`` wrote, and nothing of any other file."""
+
+    __slots__ = ("_part", "_taken")
+
+    def __init__(self, part: PartRows) -> None:
+        self._part = part
+        self._taken: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
+        """The tables' marks before ``take`` wrote, and the rows it wrote."""
+
+    def take(self, game: Game, source: str) -> list[dict[str, Any]] | None:
+        """The game facts' rows of ``game``, its other two tables written into the
+        part; None, nothing written, where the dicts are to be made after all: the
+        core does not take the game, a table declined (rows before, or one of these:
+        the core then rolled its tables back), or an error (the same: the dict way
+        then meets it again, and ``audit_file`` reports it as ever)."""
+        part = self._part
+        core, tables = part._core, part._facts
+        assert core is not None and tables is not None and self._taken is None
+        h, s = tables
+        if h in part._python or s in part._python:
+            return None
+        marks = (core.mark(h), core.mark(s))
+        try:
+            got = file_facts_into(game, (core, h, s, source))
+        except Exception:
+            return None
+        if got is None:
+            return None
+        hands, games, scores = got
+        part.counts[h] += hands
+        part.counts[s] += scores
+        self._taken = (marks, (hands, scores))
+        return games
+
+    def drop(self) -> None:
+        """Take back what ``take`` wrote (the file failed after it), if anything."""
+        if self._taken is None:
+            return
+        part = self._part
+        core, tables = part._core, part._facts
+        assert core is not None and tables is not None
+        marks, rows = self._taken
+        for t, mark, count in zip(tables, marks, rows, strict=True):
+            core.rollback(t, mark)
+            part.counts[t] -= count
+        self._taken = None

@@ -115,8 +115,17 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     tables = PartRows(_PART_TABLES) if task.out is not None else None
     worker, rules, strict = task.worker, task.rules, task.strict
     digesting = worker in _DIGESTING
+    # audit_file's facts go straight into the part's tables where the core can write
+    # them (no dict per row: report.part_rows.FactsSink); the FileAudit's two lists of
+    # them are then empty, and ``tables.counts`` has them
+    sinking = tables is not None and worker is audit_file and tables.facts_sink() is not None
     for path in task.paths:
-        if digesting:
+        if sinking:
+            assert tables is not None
+            fa = audit_file(
+                path, rules, strict=strict, stored_digest=True, facts_sink=tables.facts_sink()
+            )
+        elif digesting:
             fa = worker(path, rules, strict=strict, stored_digest=True)
         else:
             fa = worker(path, rules, strict=strict)

@@ -23,7 +23,7 @@ class ArrowColumn {
 public:
     // ``kind`` 1-4 (codec._KINDS) when the column's kind is known (column_buffers), 0 to
     // take it from the first value that is not None.
-    explicit ArrowColumn(int kind = 0) : kind_(kind) {}
+    explicit ArrowColumn(int kind = 0) : kind_(kind), given_(kind) {}
 
     int kind() const { return kind_; }
 
@@ -39,8 +39,9 @@ public:
     // Row ``r``'s value (rows come in order; a row never added is null).  False, and
     // nothing of the value kept, where the buffers cannot hold it: not of the column's
     // kind (or, as its first value, of no plain kind: kind() then stays 0), an int
-    // beyond 64 bits, a str UTF-8 cannot encode, more than 2 GiB of text.
-    bool add(std::size_t r, PyObject* v) {
+    // beyond 64 bits, a str UTF-8 cannot encode, more than 2 GiB of text.  Inlined: it
+    // runs once a cell (a few million a run), and as a call it was most of a row's time.
+    __attribute__((always_inline)) bool add(std::size_t r, PyObject* v) {
         if (v == Py_None) return true;
         const int k = kind_of(v);
         if (k != kind_) {
@@ -53,25 +54,20 @@ public:
             if (bits_.size() <= byte) grow(bits_, byte);
             if (v == Py_True) bits_[byte] |= bit;
         } else if (k == 2) {
-            int overflow = 0;
-            const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-            if (overflow != 0) return false;  // beyond 64 bits: Python stores it as JSON
+            long long x;
+            if (!small_int(v, x)) {
+                int overflow = 0;
+                x = PyLong_AsLongLongAndOverflow(v, &overflow);
+                if (overflow != 0) return false;  // beyond 64 bits: Python stores it as JSON
+            }
             if (words_.size() <= r) grow(words_, r);
             words_[r] = static_cast<std::uint64_t>(x);
         } else if (k == 3) {
             const double x = PyFloat_AS_DOUBLE(v);
             if (words_.size() <= r) grow(words_, r);
             std::memcpy(&words_[r], &x, sizeof x);
-        } else {
-            Py_ssize_t len = 0;
-            const char* s = PyUnicode_AsUTF8AndSize(v, &len);
-            if (s == nullptr) {  // a lone surrogate: pyarrow decides what happens
-                PyErr_Clear();
-                return false;
-            }
-            if (text_.size() + static_cast<std::size_t>(len) > INT32_MAX) return false;
-            fill_offsets(r);
-            text_.append(s, static_cast<std::size_t>(len));
+        } else if (!add_text(r, v)) {
+            return false;
         }
         if (valid_.size() <= byte) grow(valid_, byte);
         valid_[byte] |= bit;
@@ -95,6 +91,29 @@ public:
         const std::size_t start = static_cast<std::size_t>(offsets_[r]);
         const std::size_t end = r + 1 < filled_ ? static_cast<std::size_t>(offsets_[r + 1]) : text_.size();
         return PyUnicode_DecodeUTF8(text_.data() + start, static_cast<Py_ssize_t>(end - start), nullptr);
+    }
+
+    // The rows from ``n`` on dropped, as if they had never been added (zeros where they
+    // were, the kind forgotten when no value is left): a part's rows of a file rolled back
+    // (part_rows.cpp), so the buffers stay byte for byte those of the rows kept.
+    void truncate(std::size_t n) {
+        for (std::size_t r = n; r < valid_.size() * 8; ++r) {
+            const std::size_t byte = r >> 3;
+            const auto bit = static_cast<unsigned char>(1 << (r & 7));
+            if (valid_[byte] & bit) --values_;
+        }
+        if (values_ == 0) {
+            *this = ArrowColumn(given_);
+            return;
+        }
+        clear_from(valid_, n);
+        clear_from(bits_, n);
+        if (words_.size() > n) std::fill(words_.begin() + n, words_.end(), 0);
+        if (filled_ > n) {
+            text_.resize(static_cast<std::size_t>(offsets_[n]));
+            std::fill(offsets_.begin() + n, offsets_.end(), 0);
+            filled_ = n;
+        }
     }
 
     // The buffers of ``n`` rows, for pyarrow.Array.from_buffers: ``(validity or None, null
@@ -135,6 +154,36 @@ public:
     }
 
 private:
+    // An int of at most one of CPython's digits (nearly every cell) read inline, as
+    // PyLong_AsLongLongAndOverflow would; false for a wider one (then that call reads it).
+    static bool small_int(PyObject* v, long long& out) {
+#if PY_VERSION_HEX >= 0x030C0000
+        PyLongObject* x = reinterpret_cast<PyLongObject*>(v);
+        if (!PyUnstable_Long_IsCompact(x)) return false;
+        out = static_cast<long long>(PyUnstable_Long_CompactValue(x));
+        return true;
+#else
+        const Py_ssize_t size = Py_SIZE(v);
+        if (size < -1 || size > 1) return false;
+        out = size * static_cast<long long>(reinterpret_cast<PyLongObject*>(v)->ob_digit[0]);
+        return true;
+#endif
+    }
+
+    // A str's UTF-8 appended as row ``r``'s text; false, nothing kept, where add() says.
+    bool add_text(std::size_t r, PyObject* v) {
+        Py_ssize_t len = 0;
+        const char* s = PyUnicode_AsUTF8AndSize(v, &len);
+        if (s == nullptr) {  // a lone surrogate: pyarrow decides what happens
+            PyErr_Clear();
+            return false;
+        }
+        if (text_.size() + static_cast<std::size_t>(len) > INT32_MAX) return false;
+        fill_offsets(r);
+        text_.append(s, static_cast<std::size_t>(len));
+        return true;
+    }
+
     // String offsets of the rows up to ``r`` written: a row without a string ends where
     // the last string ended.
     void fill_offsets(std::size_t r) {
@@ -150,11 +199,20 @@ private:
         v.resize(std::max<std::size_t>(2 * (i + 1), 64));
     }
 
+    // The bits of rows ``n`` on cleared in a bitmap.
+    static void clear_from(std::vector<unsigned char>& bitmap, std::size_t n) {
+        const std::size_t byte = n >> 3;
+        if (byte >= bitmap.size()) return;
+        bitmap[byte] &= static_cast<unsigned char>((1u << (n & 7)) - 1);
+        std::fill(bitmap.begin() + byte + 1, bitmap.end(), 0);
+    }
+
     static PyObject* bytes(const void* p, std::size_t size) {
         return PyBytes_FromStringAndSize(static_cast<const char*>(p), static_cast<Py_ssize_t>(size));
     }
 
     int kind_;  // 0: only None so far, 1-4: the plain kind
+    int given_;  // the kind the column was made with (truncate's fresh start)
     std::size_t values_ = 0;  // not None
     std::size_t filled_ = 0;  // string offsets written up to this row
     std::vector<unsigned char> valid_;

@@ -43,6 +43,14 @@ PyObject* score_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) 
 // game is complete else None, each seat's rate, the table's average rate when the game is
 // rated else None, the place scores, the rate factor, the score history's final
 // scores)``.  None when it declines the game: then Python writes the three.
+// _core.file_facts(..., sink): the same game, its hand facts and score history written
+// straight into two tables of the runner's part (part_rows.hpp), cell by cell, without a
+// dict per row; ``sink``: ``(a _core.PartRows, the hand facts' table, the score history's
+// table, the file as the part's source)``.  ``(hand facts' rows, game facts, score
+// history's rows)``, the game facts as dicts; or None (nothing written: the tables rolled
+// back) when it declines the game or a table declines a row, when a table declined rows
+// before; an error (the tables rolled back) as without a sink.  The tables are then what
+// PartRows.add makes of the dicts the call without a sink gives.
 PyObject* file_facts(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
 }  // namespace replay_audit::core

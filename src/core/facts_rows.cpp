@@ -55,6 +55,7 @@ constexpr long kYakuUra = 53;
 
 // The per-game context game_rows is given: stats.facts.hand_facts' ``ctx`` tuple.
 enum Ctx { kBase, kNames, kCost, kClassesArg, kKindsArg, kKeys, kAbortiveKinds, kCtxSize };
+static_assert(kCols == kFactsCols, "facts_scan.hpp's column count");
 static_assert(kCtxSize == kRowsCtxSize, "facts_scan.hpp's context size");
 
 // ``deltas``, an exact tuple of plain ints, into ``out``: its length (0: none).
@@ -163,9 +164,148 @@ bool check_keys(PyObject* keys) {
     return true;
 }
 
-// The rows of one hand appended to the list ``out``; Declined (before any is appended)
+// What a hand's rows share, for write_seat.
+struct SeatHand {
+    PyObject* index;
+    PyObject* label;
+    PyObject* result;
+    long dealer;
+    PyObject* dealt;  // list: each dealt seat's tile ids as hex
+    Py_ssize_t n_dealt;
+    PyObject* cost_obj;
+    long cost;
+    long declared;
+};
+
+// A row written as a dict: a copy of its seat's row, the hand's values stored in it.
+struct DictRow {
+    PyObject* row;
+    PyObject* const* keys;
+
+    __attribute__((always_inline)) void put(int col, PyObject* value) const {
+        store(row, keys[col], value);
+    }
+    void put_new(int col, PyObject* value) const {  // a new reference
+        if (value == nullptr) throw py::error_already_set();
+        const py::object owner = py::reinterpret_steal<py::object>(value);
+        store(row, keys[col], value);
+    }
+    void put_long(int col, long value) const { put_new(col, PyLong_FromLong(value)); }
+    __attribute__((always_inline)) void put_true(int col) const { put(col, Py_True); }
+    void put_bool(int col, bool value) const { put(col, value ? Py_True : Py_False); }
+    void done() const {}
+};
+
+// A row written as cells into a part's table (HandRowsOut): its seat's template cells with
+// the hand's values set, taken by the table (table_add_cells) as the dict would have been.
+struct CellRow {
+    HandRowsOut& out;
+    PyObject* cells[kFactsCols];
+    PyObject* owned[kFactsCols];  // the new references among the cells
+    int n_owned = 0;
+
+    CellRow(HandRowsOut& o, long s) : out(o) {
+        std::memcpy(cells, o.cells[s], sizeof cells);
+    }
+    CellRow(const CellRow&) = delete;
+    CellRow& operator=(const CellRow&) = delete;
+    ~CellRow() {
+        for (int i = 0; i < n_owned; ++i) Py_DECREF(owned[i]);
+    }
+    __attribute__((always_inline)) void put(int col, PyObject* value) { cells[col] = value; }
+    void put_new(int col, PyObject* value) {  // a new reference
+        if (value == nullptr) throw py::error_already_set();
+        owned[n_owned++] = value;
+        cells[col] = value;
+    }
+    void put_long(int col, long value) { put_new(col, PyLong_FromLong(value)); }
+    __attribute__((always_inline)) void put_true(int col) { put(col, Py_True); }
+    void put_bool(int col, bool value) { put(col, value ? Py_True : Py_False); }
+    void done() {
+        if (out.seq == kNoSequence) {  // the first row: as a dict's would, its keys now
+            out.seq = table_sequence(*out.table, out.keys);
+            if (out.seq == kNoSequence) throw TableDeclined{};
+        }
+        table_add_cells(*out.table, out.seq, cells, out.source);
+        ++out.rows;
+    }
+};
+
+// One seat's row of a hand: what differs from its seat's row written in, in one place for
+// both ways a row goes (DictRow, CellRow).
+template <class W>
+void write_seat(W& w, long s, const SeatHand& h, const Row& r, const Facts& f) {
+    w.put(kHandIndex, h.index);
+    w.put(kLabel, h.label);
+    const Results& names = results();
+    if (h.result != names.win) w.put(kResult, h.result);
+    if (h.result == names.exhaustive) w.put_true(kExhaustiveDraw);
+    else if (h.result == names.abortive) w.put_true(kAbortive);
+    if (s == h.dealer) w.put_true(kDealer);
+    if (s < h.n_dealt) w.put(kDealt, PyList_GET_ITEM(h.dealt, s));
+    long net = r.delta;
+    if (f.any) {
+        if (f.riichi_turn != 0) {
+            w.put_true(kRiichiDeclared);
+            w.put_long(kRiichiTurn, f.riichi_turn);
+            w.put_long(kRiichiOrder, f.riichi_order);
+            if (f.waits != nullptr) w.put(kRiichiWaits, f.waits);
+            if (f.riichi_order < h.declared) w.put_true(kChased);
+        }
+        if (f.accepted) {
+            w.put_true(kRiichiAccepted);
+            w.put(kRiichiStick, h.cost_obj);
+            net = r.delta - h.cost;
+        }
+        if (f.called) w.put_true(kCalled);
+        if (f.ankan) w.put_true(kClosedKan);
+        if (f.kita != 0) w.put_long(kKitaCol, f.kita);
+        if (f.win_turn != 0) w.put_long(kWinTurn, f.win_turn);
+    }
+    // one int object for the delta and the net when they are equal (no riichi stick)
+    py::object delta;
+    if (r.delta != 0) {
+        delta = py::reinterpret_steal<py::object>(PyLong_FromLong(r.delta));
+        if (!delta) throw py::error_already_set();
+        w.put(kDelta, delta.ptr());
+    }
+    if (net != 0) {
+        if (net == r.delta) w.put(kNet, delta.ptr());
+        else w.put_long(kNet, net);
+    }
+    if (r.won) {
+        w.put_true(kWon);
+        if (r.won_tsumo) w.put_true(kWonTsumo);
+        if (r.won_ron) w.put_true(kWonRon);
+        if (r.has_value) w.put_long(kWinHandValue, r.value);
+        if (r.has_payment) w.put_long(kWinPayment, r.payment);
+        if (r.ippatsu) w.put_true(kIppatsu);
+        if (r.ura) w.put_true(kUra);
+        if (r.double_riichi) w.put_true(kDoubleRiichi);
+        if (r.yakuman) w.put_true(kYakuman);
+    }
+    if (r.win_kind) {  // the three are False in the seat's row
+        if (r.riichi_win) w.put_true(kRiichiWin);
+        if (r.open_win) w.put_true(kOpenWin);
+        if (r.dama_win) w.put_true(kDamaWin);
+    }
+    if (r.dealt_in) {
+        w.put_true(kDealtIn);
+        w.put_long(kDealInTo, r.deal_in_to);
+        if (r.deal_in_payment != 0) w.put_long(kDealInPayment, r.deal_in_payment);
+        if (r.to_riichi != 0) w.put_long(kDealInToRiichi, r.to_riichi);
+        if (r.to_open != 0) w.put_long(kDealInToOpen, r.to_open);
+        if (r.to_dama != 0) w.put_long(kDealInToDama, r.to_dama);
+    }
+    if (r.pao_paid != 0) w.put_long(kPaoPaid, r.pao_paid);
+    if (r.lost_to_tsumo != 0) w.put_long(kLostToTsumo, r.lost_to_tsumo);
+    if (r.tenpai >= 0) w.put_bool(kTenpaiAtDraw, r.tenpai == 1);
+    w.done();  // (the cells borrow ``delta``: taken before it goes)
+}
+
+// The rows of one hand appended to ``out``; Declined (before any is appended)
 // when Python is to write them.
-void rows_of(PyObject* out, PyObject* events, PyObject* haipai, long n, PyObject* index,
+void rows_of(HandRowsOut& out, PyObject* events, PyObject* haipai, long n, PyObject* index,
              PyObject* label, long dealer, PyObject* const* ctx, const SeatRows& seats) {
     static NamedSlots<8> win_slots;
     static NamedSlots<3> draw_slots;
@@ -179,7 +319,7 @@ void rows_of(PyObject* out, PyObject* events, PyObject* haipai, long n, PyObject
     PyObject* abortive_kinds = ctx[kAbortiveKinds];
     const long cost = plain_long(cost_obj);
     PyObject* const* cls = &PyTuple_GET_ITEM(ctx[kClassesArg], 0);
-    const Writer w{&PyTuple_GET_ITEM(ctx[kKeys], 0)};
+    PyObject* const* keys = &PyTuple_GET_ITEM(ctx[kKeys], 0);
 
     Scan scan;
     scan_hand(scan, events, n, haipai, cls, &PyTuple_GET_ITEM(ctx[kKindsArg], 0));
@@ -290,82 +430,24 @@ void rows_of(PyObject* out, PyObject* events, PyObject* haipai, long n, PyObject
                                            : names.none;
 
     PyObject* dealt = scan.dealt.ptr();
-    const Py_ssize_t n_dealt = PyList_GET_SIZE(dealt);
+    const SeatHand hand{index, label, result, dealer, dealt, PyList_GET_SIZE(dealt), cost_obj,
+                        cost, scan.declared};
     for (long s = 0; s < n; ++s) {
         // every column, in order, at its default but the seat's (make_seat_rows); the
         // hand's own values written per row (cheaper than a copy of a hand row per hand:
         // a 47-key dict each)
-        PyObject* row = PyDict_Copy(seats.row[s].ptr());
-        if (row == nullptr) throw py::error_already_set();
-        const int appended = PyList_Append(out, row);
-        Py_DECREF(row);  // ``out`` holds it
-        if (appended < 0) throw py::error_already_set();
-        w.put(row, kHandIndex, index);
-        w.put(row, kLabel, label);
-        if (result != names.win) w.put(row, kResult, result);
-        if (result == names.exhaustive) w.put_true(row, kExhaustiveDraw);
-        else if (result == names.abortive) w.put_true(row, kAbortive);
-        const Row& r = rows[s];
-        const Facts& f = scan.facts[s];
-        if (s == dealer) w.put_true(row, kDealer);
-        if (s < n_dealt) w.put(row, kDealt, PyList_GET_ITEM(dealt, s));
-        long net = r.delta;
-        if (f.any) {
-            if (f.riichi_turn != 0) {
-                w.put_true(row, kRiichiDeclared);
-                w.put_long(row, kRiichiTurn, f.riichi_turn);
-                w.put_long(row, kRiichiOrder, f.riichi_order);
-                if (f.waits != nullptr) w.put(row, kRiichiWaits, f.waits);
-                if (f.riichi_order < scan.declared) w.put_true(row, kChased);
-            }
-            if (f.accepted) {
-                w.put_true(row, kRiichiAccepted);
-                w.put(row, kRiichiStick, cost_obj);
-                net = r.delta - cost;
-            }
-            if (f.called) w.put_true(row, kCalled);
-            if (f.ankan) w.put_true(row, kClosedKan);
-            if (f.kita != 0) w.put_long(row, kKitaCol, f.kita);
-            if (f.win_turn != 0) w.put_long(row, kWinTurn, f.win_turn);
+        if (out.table == nullptr) {
+            PyObject* row = PyDict_Copy(seats.row[s].ptr());
+            if (row == nullptr) throw py::error_already_set();
+            const int appended = PyList_Append(out.list, row);
+            Py_DECREF(row);  // ``out.list`` holds it
+            if (appended < 0) throw py::error_already_set();
+            DictRow w{row, keys};
+            write_seat(w, s, hand, rows[s], scan.facts[s]);
+        } else {
+            CellRow w(out, s);
+            write_seat(w, s, hand, rows[s], scan.facts[s]);
         }
-        // one int object for the delta and the net when they are equal (no riichi stick)
-        py::object delta;
-        if (r.delta != 0) {
-            delta = py::reinterpret_steal<py::object>(PyLong_FromLong(r.delta));
-            if (!delta) throw py::error_already_set();
-            w.put(row, kDelta, delta.ptr());
-        }
-        if (net != 0) {
-            if (net == r.delta) w.put(row, kNet, delta.ptr());
-            else w.put_long(row, kNet, net);
-        }
-        if (r.won) {
-            w.put_true(row, kWon);
-            if (r.won_tsumo) w.put_true(row, kWonTsumo);
-            if (r.won_ron) w.put_true(row, kWonRon);
-            if (r.has_value) w.put_long(row, kWinHandValue, r.value);
-            if (r.has_payment) w.put_long(row, kWinPayment, r.payment);
-            if (r.ippatsu) w.put_true(row, kIppatsu);
-            if (r.ura) w.put_true(row, kUra);
-            if (r.double_riichi) w.put_true(row, kDoubleRiichi);
-            if (r.yakuman) w.put_true(row, kYakuman);
-        }
-        if (r.win_kind) {  // the three are False in the seat's row
-            if (r.riichi_win) w.put_true(row, kRiichiWin);
-            if (r.open_win) w.put_true(row, kOpenWin);
-            if (r.dama_win) w.put_true(row, kDamaWin);
-        }
-        if (r.dealt_in) {
-            w.put_true(row, kDealtIn);
-            w.put_long(row, kDealInTo, r.deal_in_to);
-            if (r.deal_in_payment != 0) w.put_long(row, kDealInPayment, r.deal_in_payment);
-            if (r.to_riichi != 0) w.put_long(row, kDealInToRiichi, r.to_riichi);
-            if (r.to_open != 0) w.put_long(row, kDealInToOpen, r.to_open);
-            if (r.to_dama != 0) w.put_long(row, kDealInToDama, r.to_dama);
-        }
-        if (r.pao_paid != 0) w.put_long(row, kPaoPaid, r.pao_paid);
-        if (r.lost_to_tsumo != 0) w.put_long(row, kLostToTsumo, r.lost_to_tsumo);
-        if (r.tenpai >= 0) w.put_bool(row, kTenpaiAtDraw, r.tenpai == 1);
     }
 }
 
@@ -389,8 +471,30 @@ void facts_detail::make_seat_rows(SeatRows& out, long n, PyObject* const* ctx) {
     out.ok = true;
 }
 
-void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObject* const* ctx,
-                                    const SeatRows& seats, PyObject* fallback, PyObject* label) {
+bool facts_detail::seat_cells(HandRowsOut& out, const SeatRows& seats, long n,
+                              PyObject* const* ctx) {
+    if (out.table == nullptr || !seats.ok) return false;
+    PyObject* keys = ctx[kKeys];
+    for (long s = 0; s < n; ++s) {
+        PyObject* row = seats.row[s].ptr();
+        if (PyDict_GET_SIZE(row) != kCols) return false;
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        for (int c = 0; PyDict_Next(row, &pos, &key, &value); ++c) {
+            if (key != PyTuple_GET_ITEM(keys, c) &&
+                (!PyUnicode_CheckExact(key) ||
+                 PyUnicode_Compare(key, PyTuple_GET_ITEM(keys, c)) != 0))
+                return false;
+            out.cells[s][c] = value;
+        }
+    }
+    out.keys = keys;  // the key sequence is the table's at the first row (CellRow::done)
+    return true;
+}
+
+void facts_detail::append_hand_rows(HandRowsOut& out, PyObject* hand, long n,
+                                    PyObject* const* ctx, const SeatRows& seats,
+                                    PyObject* fallback, PyObject* label) {
     static NamedSlots<4> hand_slots;
     static const char* const hand_names[4] = {"events", "haipai", "index", "dealer"};
     enum { hEvents, hHaipai, hIndex, hDealer };
@@ -421,8 +525,14 @@ void facts_detail::append_hand_rows(PyObject* out, PyObject* hand, long n, PyObj
     }
     const py::object got = py::reinterpret_steal<py::object>(PyObject_CallOneArg(fallback, hand));
     if (!got) throw py::error_already_set();
-    const Py_ssize_t end = PyList_GET_SIZE(out);
-    if (PyList_SetSlice(out, end, end, got.ptr()) < 0) throw py::error_already_set();
+    if (out.table != nullptr) {  // Python's rows as the runner would add them
+        if (!PyList_CheckExact(got.ptr()) || !table_add_rows(*out.table, got.ptr(), out.source))
+            throw TableDeclined{};
+        out.rows += static_cast<std::size_t>(PyList_GET_SIZE(got.ptr()));
+        return;
+    }
+    const Py_ssize_t end = PyList_GET_SIZE(out.list);
+    if (PyList_SetSlice(out.list, end, end, got.ptr()) < 0) throw py::error_already_set();
 }
 
 bool facts_detail::check_rows_ctx(PyObject* ctx) {
@@ -438,13 +548,15 @@ namespace {
 
 // The rows of every hand of ``hands``, in order (append_hand_rows).
 PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
-    py::list out;
+    py::list list;
+    HandRowsOut out;
+    out.list = list.ptr();
     SeatRows seats;
     make_seat_rows(seats, n, ctx);
     const Py_ssize_t count = PyTuple_GET_SIZE(hands);
     for (Py_ssize_t i = 0; i < count; ++i)
-        append_hand_rows(out.ptr(), PyTuple_GET_ITEM(hands, i), n, ctx, seats, fallback, nullptr);
-    return out.release().ptr();
+        append_hand_rows(out, PyTuple_GET_ITEM(hands, i), n, ctx, seats, fallback, nullptr);
+    return list.release().ptr();
 }
 
 }  // namespace

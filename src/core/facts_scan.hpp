@@ -6,6 +6,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
+
+#include "part_rows.hpp"  // TableRows: a part's table the rows may go straight into
 #include "py_errors.hpp"  // Declined: the core declines a hand, Python answers it
 
 // Hidden, as pybind11's own namespace is: Scan holds pybind11 objects, and a type of
@@ -75,12 +78,39 @@ struct SeatRows {
 // items).  Throws pybind11::error_already_set.
 void make_seat_rows(SeatRows& out, long n, PyObject* const* ctx);
 
+constexpr int kFactsCols = 47;  // stats.facts._ROW's columns
+
+// Where a game's hand-facts rows go: appended to ``list`` as dicts (the rows Python gets),
+// or, with ``table`` set, written cell by cell into a part's table (part_rows.hpp: the
+// runner's facts, no dict per row), each row starting from its seat's template cells (the
+// values of its SeatRows row, borrowed).  ``rows`` counts the rows the table got.
+struct HandRowsOut {
+    PyObject* list = nullptr;
+    TableRows* table = nullptr;
+    PyObject* keys = nullptr;       // the facts columns (a tuple), for the table's sequence
+    std::size_t seq = kNoSequence;  // the table's key sequence of them, from the first row
+    PyObject* source = nullptr;     // the file (an exact str)
+    PyObject* cells[kMaxSeats][kFactsCols] = {};
+    std::size_t rows = 0;
+};
+
+// Thrown where a part's table declines a row of the game (HandRowsOut): not caught per
+// hand, as Declined is, but by the writer of the game's rows, which rolls the table back.
+struct TableDeclined {};
+
+// ``out``'s template cells, for a table of ``n`` seats: false when the seats' rows are not
+// of ``ctx``'s keys in their order (a dict's row would not be the cells' row): then the
+// rows are to go as dicts.
+bool seat_cells(HandRowsOut& out, const SeatRows& seats, long n, PyObject* const* ctx);
+
 // The hand-facts rows of ``hand`` (a HandLog) appended to the list ``out``: the core's
 // (facts_rows.cpp), or ``fallback(hand)``'s when it declines the hand.  ``ctx`` points at
 // game_rows' context tuple's items (checked by the caller), ``seats`` is make_seat_rows'
 // answer for it; ``label`` is the hand's label (borrowed), or nullptr to read it here.
 // Throws pybind11::error_already_set.
-void append_hand_rows(PyObject* out, PyObject* hand, long n, PyObject* const* ctx,
+// With ``out.table``: into the table, the fallback's dicts too (TableDeclined, some rows
+// maybe taken, when the table declines them: the caller rolls the table back).
+void append_hand_rows(HandRowsOut& out, PyObject* hand, long n, PyObject* const* ctx,
                       const SeatRows& seats, PyObject* fallback, PyObject* label);
 
 // The context tuple game_rows takes: its size, and true if fit, else false with a

@@ -7,6 +7,7 @@
 // tests/test_core_file_facts.py holds them equal over the shared corpus.
 #include <algorithm>
 #include <exception>
+#include <memory>
 
 #include "facts.hpp"
 #include "facts_scan.hpp"
@@ -139,6 +140,55 @@ struct ScoreSeats {
     }
 };
 
+// The score history going straight into a part's table (part_rows.hpp), cell by cell: each
+// row its seat's ScoreSeats row's values with the hand and score set, as append()'s copy.
+struct ScoreCells {
+    TableRows* table;
+    PyObject* source;
+    PyObject* keys;  // the columns (a tuple), the table's key sequence at the first row
+    std::size_t seq = kNoSequence;
+    PyObject* cells[kMaxSeats][sCols] = {};  // borrowed from the ScoreSeats rows
+    std::size_t rows = 0;
+
+    ScoreCells(TableRows* t, PyObject* src, PyObject* score_keys, const ScoreSeats& seats,
+               Py_ssize_t n)
+        : table(t), source(src), keys(score_keys) {
+        for (Py_ssize_t s = 0; s < n; ++s) {
+            PyObject* const* k = &PyTuple_GET_ITEM(keys, 0);
+            for (int c = 0; c < sCols; ++c) {
+                PyObject* v = PyDict_GetItemWithError(seats.rows[s].ptr(), k[c]);
+                if (v == nullptr) throw py::error_already_set();  // (set in order: never)
+                cells[s][c] = v;
+            }
+        }
+    }
+
+    void append(Py_ssize_t n, PyObject* index, PyObject* label, PyObject* scores) {
+        const Py_ssize_t seats = std::min(n, PyTuple_GET_SIZE(scores));
+        for (Py_ssize_t s = 0; s < seats; ++s) {
+            if (seq == kNoSequence) {  // the first row: as a dict's would, its keys now
+                seq = table_sequence(*table, keys);
+                if (seq == kNoSequence) throw TableDeclined{};
+            }
+            PyObject* row[sCols];
+            std::copy(cells[s], cells[s] + sCols, row);
+            row[sHandIndex] = index;
+            row[sLabel] = label;
+            row[sScore] = PyTuple_GET_ITEM(scores, s);
+            table_add_cells(*table, seq, row, source);
+            ++rows;
+        }
+    }
+};
+
+// The part's tables a game's hand facts and score history go straight into (file_facts'
+// sink argument), and the file they are of.
+struct FactsSink {
+    TableRows* hands = nullptr;
+    TableRows* scores = nullptr;
+    PyObject* source = nullptr;
+};
+
 // Places 1..n by final score, equal scores to the earlier seat (game_facts.placements).
 void placements(const long* scores, long n, long* places) {
     for (long s = 0; s < n; ++s) {
@@ -201,9 +251,12 @@ PyObject* game_rows_of(long n, PyObject* names, PyObject* const* g, const long* 
     return out.release().ptr();
 }
 
-// The three tables of the game, or Declined (then Python writes them all).
+// The three tables of the game, or Declined (then Python writes them all).  With ``sink``:
+// ``(hand facts' rows, game facts, score history's rows)``, the two counted tables' rows
+// written into the sink's tables (TableDeclined, or any error, with some of them maybe
+// written: the caller rolls the tables back).
 PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback,
-                   PyObject* const* g) {
+                   PyObject* const* g, const FactsSink* sink) {
     static NamedSlots<hSlots> hand_slots;
     static PyObject* final_label = PyUnicode_InternFromString("final");
     if (final_label == nullptr) throw py::error_already_set();
@@ -223,6 +276,17 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
     SeatRows seats;  // the hand facts' rows per seat before any hand
     make_seat_rows(seats, n, ctx);
     py::list hand_rows, score_rows;
+    HandRowsOut hand_out;
+    std::unique_ptr<ScoreCells> score_cells;
+    if (sink != nullptr) {
+        hand_out.table = sink->hands;
+        hand_out.source = sink->source;
+        if (!seat_cells(hand_out, seats, n, ctx)) throw Declined{};
+        score_cells = std::make_unique<ScoreCells>(sink->scores, sink->source, g[cScoreKeys],
+                                                   score_seats, n);
+    } else {
+        hand_out.list = hand_rows.ptr();
+    }
     long streaks[kMaxSeats] = {-1, -1, -1, -1};  // per seat its most repeats as dealer
     bool in_run = false;  // a dealership started (its round is run_round)
     long run_round = 0, repeats = 0;
@@ -247,24 +311,80 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
         PyObject* label = hand_label(hand);
         if (label == nullptr) throw py::error_already_set();
         const py::object label_owner = py::reinterpret_steal<py::object>(label);
-        append_hand_rows(hand_rows.ptr(), hand, n, ctx, seats, fallback, label);
-        score_seats.append(score_rows.ptr(), score_keys, n, index, label, scores);
+        append_hand_rows(hand_out, hand, n, ctx, seats, fallback, label);
+        if (score_cells) score_cells->append(n, index, label, scores);
+        else score_seats.append(score_rows.ptr(), score_keys, n, index, label, scores);
     }
     if (PyTuple_GET_SIZE(final_scores) > 0) {
         const py::object final_index = py::reinterpret_steal<py::object>(PyLong_FromSsize_t(count));
         if (!final_index) throw py::error_already_set();
-        score_seats.append(score_rows.ptr(), score_keys, n, final_index.ptr(), final_label,
-                           final_scores);
+        if (score_cells) {
+            score_cells->append(n, final_index.ptr(), final_label, final_scores);
+        } else {
+            score_seats.append(score_rows.ptr(), score_keys, n, final_index.ptr(), final_label,
+                               final_scores);
+        }
     }
     const py::object games = py::reinterpret_steal<py::object>(game_rows_of(n, names, g, streaks));
+    if (score_cells) {
+        return Py_BuildValue("(nOn)", static_cast<Py_ssize_t>(hand_out.rows), games.ptr(),
+                             static_cast<Py_ssize_t>(score_cells->rows));
+    }
     return PyTuple_Pack(3, hand_rows.ptr(), games.ptr(), score_rows.ptr());
 }
 
 }  // namespace
 
+namespace {
+
+// facts_of into the sink's tables, all or nothing: whatever stops it part-way (a table
+// that declines a row, an error) rolls both tables back to where they were, then None
+// (Python's dict rows are to go) or the error.
+PyObject* facts_into(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback,
+                     PyObject* const* g, const FactsSink& sink) {
+    const TableMark hand_mark = table_mark(*sink.hands);
+    const TableMark score_mark = table_mark(*sink.scores);
+    const auto roll_back = [&] {
+        table_truncate(*sink.hands, hand_mark);
+        table_truncate(*sink.scores, score_mark);
+    };
+    try {
+        return facts_of(hands, n, ctx, fallback, g, &sink);
+    } catch (const TableDeclined&) {
+        roll_back();
+        Py_RETURN_NONE;
+    } catch (...) {  // (Declined too: python_errors makes it None)
+        roll_back();
+        throw;
+    }
+}
+
+// The sink argument: ``(part rows, hand facts' table, score history's table, source)``;
+// false (None to return) when a table takes no cells (it declined rows before), a
+// TypeError when the argument is not of that shape.
+bool read_sink(PyObject* arg, FactsSink& sink) {
+    if (!PyTuple_CheckExact(arg) || PyTuple_GET_SIZE(arg) != 4 ||
+        !PyLong_CheckExact(PyTuple_GET_ITEM(arg, 1)) ||
+        !PyLong_CheckExact(PyTuple_GET_ITEM(arg, 2)) ||
+        !PyUnicode_CheckExact(PyTuple_GET_ITEM(arg, 3))) {
+        throw py::type_error("file_facts: the sink must be (PartRows, table, table, source)");
+    }
+    const std::size_t hand_t = PyLong_AsSize_t(PyTuple_GET_ITEM(arg, 1));
+    const std::size_t score_t = PyLong_AsSize_t(PyTuple_GET_ITEM(arg, 2));
+    if (PyErr_Occurred()) throw py::error_already_set();
+    if (hand_t == score_t) throw py::value_error("file_facts: the sink's tables are one");
+    py::handle part(PyTuple_GET_ITEM(arg, 0));
+    sink.hands = part_table(part, hand_t);
+    sink.scores = part_table(part, score_t);
+    sink.source = PyTuple_GET_ITEM(arg, 3);
+    return sink.hands != nullptr && sink.scores != nullptr;
+}
+
+}  // namespace
+
 PyObject* file_facts(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "file_facts takes 5 arguments");
+    if (nargs != 5 && nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "file_facts takes 5 or 6 arguments");
         return nullptr;
     }
     if (!check_rows_ctx(args[2])) return nullptr;
@@ -285,7 +405,15 @@ PyObject* file_facts(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
     const long n = PyLong_AsLongAndOverflow(args[1], &overflow);
     if (overflow != 0 || n < 1 || n > kMaxSeats) Py_RETURN_NONE;
     PyObject* const* ctx = &PyTuple_GET_ITEM(args[2], 0);
-    return python_errors([&]() -> PyObject* { return facts_of(hands, n, ctx, args[3], g); });
+    if (nargs == 6 && args[5] != Py_None) {
+        return python_errors([&]() -> PyObject* {
+            FactsSink sink;
+            if (!read_sink(args[5], sink)) Py_RETURN_NONE;
+            return facts_into(hands, n, ctx, args[3], g, sink);
+        });
+    }
+    return python_errors(
+        [&]() -> PyObject* { return facts_of(hands, n, ctx, args[3], g, nullptr); });
 }
 
 }  // namespace replay_audit::core

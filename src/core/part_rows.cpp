@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -39,9 +40,10 @@ struct Sequence {
 struct Column {
     ArrowColumn buffers;
     bool python = false;
+    std::size_t python_since = 0;  // the row that turned it to Python's path
     std::vector<py::object> objects;  // Python's path: row r's value (null: None)
 
-    void add(std::size_t r, PyObject* v) {
+    __attribute__((always_inline)) void add(std::size_t r, PyObject* v) {
         if (!python) {
             if (buffers.add(r, v)) return;
             to_python(r);
@@ -75,6 +77,25 @@ struct Column {
         return std::move(out);
     }
 
+    // The rows from ``n`` on dropped (a file's rows rolled back): a column that turned to
+    // Python's path at one of them goes back to its buffers, refilled with the earlier
+    // rows' values (which they held before), so it is as if those rows never came.
+    void truncate(std::size_t n) {
+        if (!python) {
+            buffers.truncate(n);
+            return;
+        }
+        for (std::size_t r = n; r < objects.size(); ++r) objects[r] = py::object();
+        if (python_since < n) return;
+        ArrowColumn refilled;
+        for (std::size_t r = 0; r < n; ++r) {
+            if (!refilled.add(r, objects[r] ? objects[r].ptr() : Py_None)) return;  // (not reached)
+        }
+        buffers = std::move(refilled);
+        objects.clear();
+        python = false;
+    }
+
 private:
     // The rows before ``r`` taken back from the buffers (which are freed): the column is
     // Python's now.
@@ -85,14 +106,91 @@ private:
         }
         buffers = ArrowColumn();
         python = true;
+        python_since = r;
     }
 };
+
+}  // namespace
 
 // One table's rows.  Its cells are typed and packed as the file's rows come (the values
 // are not kept: a file's values are freed with its rows, and only a column that gives up
 // keeps its own from then on).
 class TableRows {
 public:
+    // A key sequence for rows written cell by cell (add_cells): ``keys``, a tuple of exact
+    // str, found among the table's or made; kNoSequence if a key is not an exact str or
+    // the table has its 64 sequences.
+    std::size_t sequence(PyObject* keys) {
+        if (!PyTuple_CheckExact(keys)) return kNoSequence;
+        const std::size_t size = static_cast<std::size_t>(PyTuple_GET_SIZE(keys));
+        for (std::size_t s = 0; s < seqs_.size(); ++s) {
+            const Sequence& seq = seqs_[s];
+            if (seq.keys.size() != size) continue;
+            std::size_t i = 0;
+            while (i < size && same_key(seq.keys[i].ptr(), PyTuple_GET_ITEM(keys, i))) ++i;
+            if (i == size) return s;
+        }
+        if (seqs_.size() == kMaxSequences) return kNoSequence;
+        for (std::size_t i = 0; i < size; ++i) {
+            PyObject* key = PyTuple_GET_ITEM(keys, i);
+            if (!PyUnicode_CheckExact(key)) return kNoSequence;
+            for (std::size_t j = 0; j < i; ++j) {  // a key twice: no dict has it
+                if (same_key(PyTuple_GET_ITEM(keys, j), key)) return kNoSequence;
+            }
+        }
+        Sequence seq;
+        for (std::size_t i = 0; i < size; ++i) {
+            PyObject* key = PyTuple_GET_ITEM(keys, i);
+            std::size_t j = 0;
+            while (j < names_.size() && !same_key(names_[j].ptr(), key)) ++j;
+            if (j == names_.size()) names_.push_back(py::reinterpret_borrow<py::object>(key));
+            seq.keys.push_back(py::reinterpret_borrow<py::object>(key));
+            seq.column.push_back(j);
+        }
+        seqs_.push_back(std::move(seq));
+        return seqs_.size() - 1;
+    }
+
+    // One row of sequence ``seq``, its values (borrowed) in the sequence's order: what
+    // add() makes of a dict with those keys and values, without the dict.
+    void add_cells(std::size_t seq, PyObject* const* values, PyObject* source) {
+        const std::size_t r = row_seq_.size();
+        if (columns_.size() < names_.size()) columns_.resize(names_.size());
+        const Sequence& s = seqs_[seq];
+        row_seq_.push_back(static_cast<std::uint32_t>(seq));
+        Column* columns = columns_.data();
+        for (std::size_t i = 0; i < s.column.size(); ++i) columns[s.column[i]].add(r, values[i]);
+        if (!sources_.empty() && sources_.back().first.ptr() == source) {
+            ++sources_.back().second;
+        } else {
+            sources_.emplace_back(py::reinterpret_borrow<py::object>(source), 1);
+        }
+    }
+
+    TableMark mark() const { return {row_seq_.size(), seqs_.size(), names_.size()}; }
+
+    // Back to ``m``: the rows, key sequences and names added since dropped, as if they
+    // had never come (a file whose rows failed part-way: part_rows.hpp).
+    void truncate(const TableMark& m) {
+        if (m.rows > row_seq_.size() || m.seqs > seqs_.size() || m.names > names_.size()) {
+            throw py::value_error("PartRows.rollback: not a mark of this table");
+        }
+        const std::size_t drop = row_seq_.size() - m.rows;
+        for (std::size_t left = drop; left > 0;) {
+            auto& [source, count] = sources_.back();
+            const std::size_t k = std::min(left, count);
+            count -= k;
+            left -= k;
+            if (count == 0) sources_.pop_back();
+        }
+        row_seq_.resize(m.rows);
+        seqs_.resize(m.seqs);
+        names_.resize(m.names);
+        if (columns_.size() > m.names) columns_.resize(m.names);
+        for (Column& c : columns_) c.truncate(m.rows);
+        last_ = 0;
+    }
+
     bool add(PyObject* rows, py::handle source) {
         if (!PyList_CheckExact(rows) && !PyTuple_CheckExact(rows)) return false;
         const Py_ssize_t k = PySequence_Fast_GET_SIZE(rows);
@@ -178,7 +276,7 @@ public:
     }
 
 private:
-    static constexpr std::size_t kDeclined = ~std::size_t{0};
+    static constexpr std::size_t kDeclined = kNoSequence;
 
     // The row's sequence (a new one if need be), its values appended to file_values_;
     // kDeclined for a key not an exact str or one sequence too many.
@@ -229,6 +327,8 @@ private:
     std::size_t last_ = 0;
 };
 
+namespace {
+
 // Every table's rows of a part: one call per file (a call through pybind11 costs about
 // a microsecond and a half, six tables a file).
 class PartRows {
@@ -263,6 +363,21 @@ public:
     py::tuple finish(std::size_t t) { return table(t).finish(); }
     py::tuple rows(std::size_t t) { return table(t).rows(); }
 
+    // Table ``t`` for a writer of cells, or nullptr once it declined (Python keeps its rows).
+    TableRows* writable(std::size_t t) {
+        return t < tables_.size() && !declined_[t] ? &tables_[t] : nullptr;
+    }
+
+    py::tuple mark(std::size_t t) {
+        const TableMark m = table(t).mark();
+        return py::make_tuple(m.rows, m.seqs, m.names);
+    }
+
+    void rollback(std::size_t t, const std::tuple<std::size_t, std::size_t, std::size_t>& m) {
+        if (declined_.at(t)) throw py::value_error("PartRows.rollback: the table declined");
+        table(t).truncate({std::get<0>(m), std::get<1>(m), std::get<2>(m)});
+    }
+
 private:
     TableRows& table(std::size_t t) {
         if (t >= tables_.size()) throw py::index_error("no such table");
@@ -275,6 +390,25 @@ private:
 
 }  // namespace
 
+TableRows* part_table(py::handle part_rows, std::size_t table) {
+    if (!py::isinstance<PartRows>(part_rows)) return nullptr;
+    return part_rows.cast<PartRows&>().writable(table);
+}
+
+std::size_t table_sequence(TableRows& t, PyObject* keys) { return t.sequence(keys); }
+
+void table_add_cells(TableRows& t, std::size_t seq, PyObject* const* values, PyObject* source) {
+    t.add_cells(seq, values, source);
+}
+
+bool table_add_rows(TableRows& t, PyObject* rows, PyObject* source) {
+    return t.add(rows, source);
+}
+
+TableMark table_mark(const TableRows& t) { return t.mark(); }
+
+void table_truncate(TableRows& t, const TableMark& m) { t.truncate(m); }
+
 void def_part_rows(py::module_& m) {
     py::class_<PartRows>(m, "PartRows",
                          "Every table's rows of a part, taken file by file (part_rows.hpp).")
@@ -283,7 +417,10 @@ void def_part_rows(py::module_& m) {
              "Append one file's rows of every table; the tables that declined them, as bits.")
         .def("finish", &PartRows::finish,
              "(names, columns, lacks, sources) of one table's rows (part_rows.hpp).")
-        .def("rows", &PartRows::rows, "One table's (rows, sources) so far, for Python's path.");
+        .def("rows", &PartRows::rows, "One table's (rows, sources) so far, for Python's path.")
+        .def("mark", &PartRows::mark, "One table's mark: (rows, key sequences, names) so far.")
+        .def("rollback", &PartRows::rollback,
+             "One table back to a mark: what was added since dropped (part_rows.hpp).");
 }
 
 }  // namespace replay_audit::core

@@ -21,6 +21,13 @@
 //   rows(table) -> (rows, sources): the table's rows added so far, rebuilt (same keys in
 //     the same order, equal values of the same types: the values are not kept, a column's
 //     Arrow buffers give them back), for the codec's Python path after a decline.
+//   mark(table) -> (rows, key sequences, names): the table's size so far;
+//   rollback(table, mark): the table back to ``mark``, what was added since dropped as if
+//     it had never come (the runner's facts of a file that failed part-way).
+// The core's own row writers (file_facts.cpp: the facts of the runner's files) append rows
+// cell by cell through the functions below, without a dict per row: a row of a key
+// sequence (the tuple of its keys) and its values is taken as add() takes a dict of those
+// keys and values, so the table is the same either way.
 // The cells go straight into their column's Arrow buffers (arrow_column.hpp, the code of
 // _core.column_buffers too); a column that meets a value they cannot hold takes its
 // earlier rows back from them and keeps the values themselves from then on.
@@ -28,8 +35,40 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
+
 namespace replay_audit::core {
 
 void def_part_rows(pybind11::module_& m);
+
+// One table of a _core.PartRows.
+class TableRows;
+
+// A table's size at one moment, to roll back to.
+struct TableMark {
+    std::size_t rows = 0, seqs = 0, names = 0;
+};
+
+constexpr std::size_t kNoSequence = ~std::size_t{0};
+
+// Table ``table`` of ``part_rows`` for a writer of cells; nullptr when ``part_rows`` is not
+// a _core.PartRows, there is no such table, or the table declined rows (Python keeps them).
+TableRows* part_table(pybind11::handle part_rows, std::size_t table);
+
+// The table's key sequence of ``keys`` (an exact tuple of exact str, no key twice), found
+// or made; kNoSequence when it cannot be (then the rows are to go as dicts).
+std::size_t table_sequence(TableRows& t, PyObject* keys);
+
+// One row of key sequence ``seq``: ``values`` (borrowed, the sequence's length) in its
+// keys' order; ``source`` (an exact str) the file.
+void table_add_cells(TableRows& t, std::size_t seq, PyObject* const* values, PyObject* source);
+
+// Rows as dicts, as PartRows.add takes one table's: false, nothing taken, if it declines.
+bool table_add_rows(TableRows& t, PyObject* rows, PyObject* source);
+
+TableMark table_mark(const TableRows& t);
+
+// Back to ``m`` (table_mark's, nothing dropped before it).
+void table_truncate(TableRows& t, const TableMark& m);
 
 }  // namespace replay_audit::core
