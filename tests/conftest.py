@@ -8,7 +8,9 @@ project's own tests still pass there.  In CI they must not: ``.ci/run`` sets
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -17,6 +19,17 @@ FIXTURES = ROOT / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
 CASES = ROOT.parent / "shared" / "cases"
 REQUIRED = os.environ.get("REPLAY_AUDIT_REQUIRE_CORPUS") == "1"
+
+T = TypeVar("T")
+
+
+def shard(items: Sequence[T], index: int, count: int) -> list[T]:
+    """Every ``count``-th item from ``index`` on.  A whole-corpus test parametrized
+    over ``range(count)`` reads each item in exactly one of its shards, so together
+    they still cover the whole corpus, and ``--dist worksteal`` runs the shards on
+    whichever worker is free (one long test ends the run on one worker while the
+    other idles)."""
+    return list(items[index::count])
 
 
 def need(path: Path, what: str = "../shared/corpus") -> Path:
@@ -60,3 +73,25 @@ def corpus_audit():
     from replay_audit.run.api import run_audit
 
     return run_audit([CORPUS], jobs=1)
+
+
+@pytest.fixture
+def start_shanten_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``stats.aggregate``'s ``start_shanten`` remembering every dealt hand it is given,
+    for one test.  Its own cache (``scoring.shanten``'s ``lru_cache``) holds 16,384 of the
+    corpus's ~113,000 dealt hands, so a test that aggregates the corpus twice, to hold
+    two ways of aggregating equal, computed every shanten twice (half such a test's
+    time).  The shanten is a function of the hand alone, held to the ``mahjong``
+    package by ``tests/test_stats_more.py``; what these tests compare, the counters and
+    the players' table, is still computed from it each time."""
+    from replay_audit.stats import aggregate
+
+    known: dict[str | bytes | tuple[int, ...], int | None] = {}
+    compute = aggregate.start_shanten
+
+    def remembered(dealt: str | bytes | tuple[int, ...]) -> int | None:
+        if dealt not in known:
+            known[dealt] = compute(dealt)
+        return known[dealt]
+
+    monkeypatch.setattr(aggregate, "start_shanten", remembered)

@@ -10,18 +10,16 @@ them; here a core that marks one tile too many is shown to be caught by it.
 from __future__ import annotations
 
 import dataclasses
-import gzip
 from pathlib import Path
 
 import pytest
 
 from replay_audit.model.events import Draw, Game, HandLog, NewDora
 from replay_audit.model.rules.detect import rules_for_go_type
-from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay import state
 from replay_audit.replay.state import _TableState
 from replay_audit.replay.table import replay_game
-from tests.conftest import CORPUS, need
+from tests.replay_games import first_phoenix_game
 
 pytestmark = pytest.mark.skipif(state.DEALT_SEEN is None, reason="no compiled core")
 
@@ -34,11 +32,6 @@ def _tables(game: Game, hand: HandLog, monkeypatch: pytest.MonkeyPatch) -> tuple
         m.setattr(state, "DEALT_SEEN", None)
         reference = _TableState(game, hand, rules, None)
     return core, reference
-
-
-def _first_game() -> Game:
-    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
-    return parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
 
 
 def test_the_core_deal_is_the_reference_s_on_the_whole_corpus(
@@ -62,7 +55,7 @@ def test_the_core_deal_is_the_reference_s_on_the_whole_corpus(
 def test_a_bad_deal_is_left_to_the_loop_which_names_each_repeat(
     change: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = _first_game()
+    game = first_phoenix_game()
     hand = game.hands[0]
     h0, h1, *rest = hand.haipai
     if change == "tile dealt twice":
@@ -89,7 +82,7 @@ def test_an_id_outside_the_tiles_is_met_once_then_repeated(
 ) -> None:
     """A ``Game`` built by hand may hold an id outside 0-135: it is kept apart and a
     second meeting of it is a repeat, as any other tile's."""
-    game = _first_game()
+    game = first_phoenix_game()
     hand = game.hands[0]
     events = (NewDora(seq=1, indicator=200), NewDora(seq=2, indicator=200), *hand.events)
     hand = dataclasses.replace(hand, events=events)
@@ -107,7 +100,7 @@ def test_the_replay_comparison_fails_for_a_deal_with_a_tile_too_many(
     ``tests/test_core_replay.py``'s comparison says so."""
     from tests.test_core_replay import _same
 
-    game = _first_game()
+    game = first_phoenix_game()
     first = next(ev for ev in game.hands[0].events if type(ev) is Draw)
     real = state.DEALT_SEEN
     assert real is not None

@@ -18,7 +18,7 @@ from replay_audit.native import _core
 from replay_audit.replay import state, table
 from replay_audit.replay.state import TableConstants
 from replay_audit.replay.table import RunArgs, RunClasses
-from tests.test_core_replay import _first_phoenix_game
+from tests.replay_games import first_phoenix_game
 
 needs_core = pytest.mark.skipif(
     _core is None or not hasattr(_core, "run_game"), reason="replay_audit._core is not built"
@@ -97,7 +97,7 @@ def test_run_args_lacking_a_field_are_a_type_error(name: str) -> None:
 def test_table_constants_lacking_a_field_are_a_type_error(name: str) -> None:
     new_table, run_game = state.CORE_TABLE, table.CORE_GAME
     assert new_table is not None and run_game is not None
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     consts = state._core_constants(game, rules_for_go_type(game.meta.go_type))
     assert consts is not None
     short = _like(consts, name)

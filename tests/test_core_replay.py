@@ -9,7 +9,6 @@ turn, tiles not held or seen twice, wall mismatches, riichi, kan dora, rinshan).
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import random
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from replay_audit.replay import moves, results, state, table, values, walls
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay
 from tests.conftest import FIXTURES
+from tests.replay_games import first_phoenix_game, fixture_xml_games
 
 pytestmark = pytest.mark.skipif(
     moves.CORE_MOVES is None or results.CORE_WIN_CHECKS is None, reason="no compiled core"
@@ -83,11 +83,8 @@ def test_the_core_plays_moves_as_the_reference_on_the_whole_corpus(
 def test_the_core_plays_moves_as_the_reference_on_the_fixtures(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    paths = sorted(FIXTURES.glob("*.xml")) + sorted((FIXTURES / "replay").glob("*.xml"))
-    paths += sorted((FIXTURES / "damaged").glob("*.xml"))
-    assert len(paths) > 10
-    for p in paths:
-        _same(parse_tenhou_xml(p.read_bytes(), str(p)), monkeypatch)
+    for game in fixture_xml_games():
+        _same(game, monkeypatch)
     for p in sorted(FIXTURES.glob("json_*.json")):
         _same(parse_tenhou_json(p.read_bytes(), str(p)), monkeypatch)
 
@@ -179,14 +176,6 @@ def test_the_core_plays_damaged_riichi_and_calls_as_the_reference(
     assert findings > len(games) // 2  # the damage did reach the riichi and call checks
 
 
-def _first_phoenix_game() -> Game:
-    """The first Phoenix game of the shared corpus (skips without it)."""
-    from tests.conftest import CORPUS, need
-
-    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
-    return parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
-
-
 def _assert_caught(game: Game, broken: Any) -> None:
     """``_same`` fails on ``game`` when ``broken`` stands in for the core's ``play_moves``."""
     monkeypatch = pytest.MonkeyPatch()
@@ -200,7 +189,7 @@ def _assert_caught(game: Game, broken: Any) -> None:
 
 def test_a_phoenix_game_replays_mostly_in_the_core() -> None:
     """The core is really used: most draws and discards of a clean game are its."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     hand = game.hands[0]
     calls: list[int] = []
     play = moves.CORE_MOVES
@@ -226,7 +215,7 @@ def test_the_comparison_fails_for_a_core_that_plays_differently() -> None:
     """The equality tests above can fail: a core that forgets the discard it ended
     on (so a chi or pon of it looks like a call of nothing) is caught on the first
     phoenix game."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     play = moves.CORE_MOVES
     assert play is not None
 
@@ -242,7 +231,7 @@ def test_the_comparison_fails_for_a_core_that_plays_differently() -> None:
 def test_the_comparison_fails_for_a_core_that_forgets_a_riichi_stick() -> None:
     """The riichi the core plays is held to the reference too: a core that leaves the
     sticks on the table as they were is caught on the first phoenix game."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     assert any(type(ev) is RiichiAccept for h in game.hands for ev in h.events)
     play = moves.CORE_MOVES
     assert play is not None
@@ -259,7 +248,7 @@ def test_the_comparison_fails_for_a_core_that_forgets_a_riichi_stick() -> None:
 def test_the_comparison_fails_for_a_core_that_loses_a_meld() -> None:
     """The calls the core plays are held to the reference too: a core whose chi or pon
     leaves no meld on the table is caught on the first phoenix game."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     play = moves.CORE_MOVES
     assert play is not None
 

@@ -19,13 +19,12 @@ import pytest
 
 from replay_audit.model.events import Game, NewDora, RecordedWin
 from replay_audit.model.rules.detect import rules_for_go_type
-from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay import results, table, walls
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay
 from tests import test_core_replay as core_replay
-from tests.conftest import FIXTURES
-from tests.test_core_replay import _damage, _damage_riichi, _first_phoenix_game
+from tests.replay_games import first_phoenix_game, fixture_xml_games
+from tests.test_core_replay import _damage, _damage_riichi
 
 pytestmark = pytest.mark.skipif(
     table.CORE_RUN is None or walls.CORE_HAND_WALLS is None, reason="no compiled core"
@@ -62,11 +61,8 @@ def test_the_core_loop_replays_as_the_python_loop_on_the_whole_corpus(
 def test_the_core_loop_replays_as_the_python_loop_on_the_fixtures(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    paths = sorted(FIXTURES.glob("*.xml")) + sorted((FIXTURES / "replay").glob("*.xml"))
-    paths += sorted((FIXTURES / "damaged").glob("*.xml"))
-    assert len(paths) > 10
-    for p in paths:
-        _same(parse_tenhou_xml(p.read_bytes(), str(p)), monkeypatch)
+    for game in fixture_xml_games():
+        _same(game, monkeypatch)
 
 
 def _damage_wins(game: Game, rng: random.Random) -> Game:
@@ -107,7 +103,7 @@ def test_the_core_loop_replays_damaged_games_as_the_python_loop(
 
 def test_most_wins_are_made_by_the_core_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     """The core is really used: on a clean game, ``_win`` (the Python) makes no win."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     made: list[int] = []
     python_win = table._Table._win
 
@@ -127,7 +123,7 @@ def test_a_win_the_checks_find_fault_with_is_checked_by_the_python_once(
 ) -> None:
     """When the core's win checks say a win is not clean, ``_win`` runs the Python
     checks without asking the core again, and the replay is the reference's."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     asked: list[int] = []
 
     def faulting(table_: Any, *args: Any) -> bool:
@@ -146,7 +142,7 @@ def test_the_comparison_fails_for_a_core_loop_that_skips_new_dora(
 ) -> None:
     """The equality tests above can fail: a loop that does not know NewDora (so it
     skips every kan dora) is caught on the first Phoenix game that has one."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     assert any(type(ev) is NewDora for h in game.hands for ev in h.events)
     assert table._RUN_CLASSES.new_dora is NewDora
     classes = dataclasses.replace(table._RUN_CLASSES, new_dora=type("NotNewDora", (), {}))
@@ -169,7 +165,7 @@ def test_the_comparison_fails_for_walls_given_to_the_wrong_hand(
 ) -> None:
     """A core that gives each hand the next hand's wall (its deal then differs, so no
     wall is checked, and the draws are not) is caught on the first Phoenix game."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     hand_walls = walls.CORE_HAND_WALLS
     assert hand_walls is not None
 

@@ -20,13 +20,12 @@ import pytest
 from replay_audit.model.events import Game, HandLog
 from replay_audit.model.rules.detect import rules_for_go_type
 from replay_audit.model.rules.ruleset import RuleSet
-from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay import state, table, walls
 from replay_audit.replay.state import _TableState
 from replay_audit.replay.table import replay_game
 from tests import test_core_replay as core_replay
-from tests.conftest import FIXTURES
-from tests.test_core_replay import _damage, _damage_riichi, _first_phoenix_game
+from tests.replay_games import first_phoenix_game, fixture_xml_games
+from tests.test_core_replay import _damage, _damage_riichi
 from tests.test_core_replay_hand import _damage_wins
 
 pytestmark = pytest.mark.skipif(
@@ -121,7 +120,7 @@ def test_the_core_table_is_the_init_s_on_every_hand_of_the_corpus(
 @pytest.mark.parametrize("how", ["three seats", "five seats", "no wall", "toutenkou"])
 def test_the_core_table_is_the_init_s_for_the_rarer_shapes(how: str) -> None:
     """Deals of other sizes, a hand without a wall, another scoring's live wall."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     rules = rules_for_go_type(game.meta.go_type)
     hand = game.hands[0]
     wall = walls._WallSource(game).for_hand(hand)
@@ -143,7 +142,7 @@ def test_the_core_table_is_the_init_s_for_the_rarer_shapes(how: str) -> None:
 
 
 def test_the_core_declines_a_deal_with_a_repeat_and_json_logs_get_no_constants() -> None:
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     rules = rules_for_go_type(game.meta.go_type)
     h0, h1, *rest = game.hands[0].haipai
     hand = dataclasses.replace(game.hands[0], haipai=(h0, (h0[0], *h1[1:]), *rest))
@@ -157,7 +156,7 @@ def test_the_core_declines_a_deal_with_a_repeat_and_json_logs_get_no_constants()
 def test_the_table_comparison_fails_for_a_planted_difference() -> None:
     """``_assert_same_table`` can fail: constants with the red fives' flag flipped give
     a table whose ``aka`` differs, and one whose live wall is one tile short."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     rules = rules_for_go_type(game.meta.go_type)
     consts = state._core_constants(game, rules)
     assert consts is not None and state.CORE_TABLE is not None
@@ -184,11 +183,8 @@ def test_the_core_game_loop_replays_as_the_python_loop_on_the_whole_corpus(
 def test_the_core_game_loop_replays_as_the_python_loop_on_the_fixtures(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    paths = sorted(FIXTURES.glob("*.xml")) + sorted((FIXTURES / "replay").glob("*.xml"))
-    paths += sorted((FIXTURES / "damaged").glob("*.xml"))
-    assert len(paths) > 10
-    for p in paths:
-        core_replay._same(parse_tenhou_xml(p.read_bytes(), str(p)), monkeypatch, _GAME)
+    for game in fixture_xml_games():
+        core_replay._same(game, monkeypatch, _GAME)
 
 
 def _damage_deals(game: Game, rng: random.Random) -> Game:
@@ -228,7 +224,7 @@ def test_the_core_game_loop_is_used_and_builds_every_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """On a clean game no table is left to ``_set_table``, nor to ``__init__``."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     made: list[int] = []
     python_set_table = table._set_table
 
@@ -248,7 +244,7 @@ def test_the_game_comparison_fails_for_a_core_table_with_a_planted_difference(
     """The equality tests above can fail: tables built with the live wall twenty tiles
     short (so a long hand's late draws find it empty) are caught on the first Phoenix
     game."""
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     real = state._core_constants
 
     def short(game: Game, rules: RuleSet) -> state.TableConstants | None:
@@ -265,7 +261,7 @@ def test_arguments_the_core_game_loop_cannot_use_are_an_error_not_a_crash() -> N
     run = table.CORE_GAME
     new_table = state.CORE_TABLE
     assert run is not None and new_table is not None
-    game = _first_phoenix_game()
+    game = first_phoenix_game()
     consts = state._core_constants(game, rules_for_go_type(game.meta.go_type))
     args: list[Any] = [table._Table, game.hands, [None] * len(game.hands), None]
     rest: list[Any] = [

@@ -11,30 +11,23 @@ for a core that gets it wrong.
 from __future__ import annotations
 
 import dataclasses
-import gzip
 from typing import Any
 
 import pytest
 
 from replay_audit.model.events import Game, RecordedWin
 from replay_audit.model.rules.detect import rules_for_go_type
-from replay_audit.parsers.tenhou_xml import parse_tenhou_xml
 from replay_audit.replay import results, values
 from replay_audit.replay.table import replay_game
 from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
 from replay_audit.replay.walls import _HandWall
 from replay_audit.scoring.context import DrawContext, WinContext
-from tests.conftest import CORPUS, need
+from tests.replay_games import first_phoenix_game
 
 make_value = getattr(values._core, "make_value", None) if values._core is not None else None
 pytestmark = pytest.mark.skipif(
     make_value is None or results.CORE_WIN_CHECKS is None, reason="no compiled core"
 )
-
-
-def _phoenix_game() -> Game:
-    path = sorted(need(CORPUS / "tenhou-xml" / "phoenix-2024").glob("*.xml.gz"))[0]
-    return parse_tenhou_xml(gzip.decompress(path.read_bytes()), str(path))
 
 
 def _reference(game: Game, monkeypatch: pytest.MonkeyPatch) -> GameReplay:
@@ -126,7 +119,7 @@ def test_make_value_refuses_what_it_cannot_make_as_init_would() -> None:
 def test_the_comparison_fails_for_a_maker_that_swaps_two_fields(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game = _phoenix_game()
+    game = first_phoenix_game()
     want = _reference(game, monkeypatch)
     real = values.MAKE
 
@@ -197,7 +190,7 @@ def test_the_comparison_fails_for_win_checks_that_pass_every_win(
 ) -> None:
     """A core that calls every win clean is caught on a game whose first win shows
     another hand than the moves made."""
-    game = _phoenix_game()
+    game = first_phoenix_game()
     h, i = next(
         (h, i)
         for h, hand in enumerate(game.hands)

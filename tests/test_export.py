@@ -23,6 +23,7 @@ from replay_audit.export.tenhou6 import call_string, disp_for_go_type, point_str
 from replay_audit.model.events import Call, Discard, Draw, Game
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.parsers.tenhou_json import comparable, parse_tenhou_json
+from tests.conftest import shard
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 JSON_FIXTURES = sorted(FIXTURES.glob("json_*.json"))
@@ -237,11 +238,31 @@ def test_corpus_json_written_back(corpus: Path) -> None:
             assert hand_w == hand_o, path.name
 
 
+_ROUND_TRIP_SHARDS = 6
+"""``test_phoenix_round_trip_xml_json_xml``'s shards (about 10 s each on one CPU)."""
+
+
+def _phoenix_files(corpus_games: dict) -> list[Path]:
+    return sorted(p for p in corpus_games if "phoenix-2024" in p.parts)
+
+
 @pytest.mark.corpus
-def test_phoenix_round_trip_xml_json_xml(corpus_games: dict) -> None:
-    """XML -> tenhou6 JSON -> events equals XML -> events on every Phoenix game."""
-    files = sorted(p for p in corpus_games if "phoenix-2024" in p.parts)
+def test_the_round_trip_shards_hold_every_phoenix_game(corpus_games: dict) -> None:
+    """The shards below read all 2,770 Phoenix games, 27,938 hands, each once."""
+    files = _phoenix_files(corpus_games)
     assert len(files) == 2770
+    parts = [shard(files, k, _ROUND_TRIP_SHARDS) for k in range(_ROUND_TRIP_SHARDS)]
+    assert sorted(p for part in parts for p in part) == files
+    assert sum(len(corpus_games[p].hands) for part in parts for p in part) == 27938
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("part", range(_ROUND_TRIP_SHARDS))
+def test_phoenix_round_trip_xml_json_xml(corpus_games: dict, part: int) -> None:
+    """XML -> tenhou6 JSON -> events equals XML -> events on every Phoenix game (this
+    shard's; every hand of each, the JSON's hands counted against the XML's)."""
+    files = shard(_phoenix_files(corpus_games), part, _ROUND_TRIP_SHARDS)
+    assert len(files) >= 2770 // _ROUND_TRIP_SHARDS
     hands = 0
     for path in files:
         xg = corpus_games[path]
@@ -254,7 +275,7 @@ def test_phoenix_round_trip_xml_json_xml(corpus_games: dict) -> None:
             ], (path.name, jh.label)
             hands += 1
         assert jg.owari == xg.owari
-    assert hands == 27938
+    assert hands == sum(len(corpus_games[p].hands) for p in files)
 
 
 def test_calls_survive_the_round_trip() -> None:

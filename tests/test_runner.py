@@ -453,6 +453,7 @@ def test_progress_bar_goes_to_stderr_only(
 
 
 @pytest.mark.corpus
+@pytest.mark.usefixtures("start_shanten_once")  # players() of both reports: the same hands
 def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
     corpus: Path, corpus_audit: AuditReport, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

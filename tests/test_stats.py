@@ -352,6 +352,7 @@ def test_cli_explain_defines_statistics(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.corpus
+@pytest.mark.usefixtures("start_shanten_once")  # players() twice on the same hands
 def test_phoenix_baselines(corpus_games: dict) -> None:
     games = [g for p, g in corpus_games.items() if "phoenix-2024" in p.parts]
     assert len(games) == 2770
