@@ -17,6 +17,7 @@ from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _Outcome, _problems
+from replay_audit.auditing.chain import _final_rule
 from replay_audit.auditing.engine import WinRow, engine
 from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
 from replay_audit.model.errors import LogFormatError, RulesError
@@ -24,6 +25,7 @@ from replay_audit.model.events import (
     ABORTIVE_KINDS,
     Game,
     HandLog,
+    Owari,
     RecordedDraw,
     RecordedWin,
     RiichiAccept,
@@ -40,6 +42,7 @@ from replay_audit.replay import values
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit import _core
     from replay_audit.replay.values import HandReplay
+    from replay_audit.scoring.final_core import FinalRule
     from replay_audit.scoring.flow import HandState
 
 # ------------------------------------------------------------------------- rules
@@ -195,7 +198,10 @@ class _GameAuditor(_Hands):
         then its end as ``run`` checks it: True where the core did so.  The core
         takes a game in which nothing is to be reported and no other reading of the
         rules weighs in; ``run``'s loop, the reference, audits every other (the core
-        declines before writing anything)."""
+        declines before writing anything).  The core checks the game's end too where
+        the log has one reading of its final points (``HandsContext.final``), and
+        says it is settled where ``_check_game_end`` would find nothing to report;
+        else ``_check_game_end``, the reference, checks it here."""
         eng = engine()
         audit_hands = eng.audit_hands
         if audit_hands is None or eng.win_row is None or self.era.alternatives:
@@ -210,11 +216,12 @@ class _GameAuditor(_Hands):
         got = audit_hands(played, start, chain, _hands_context(self, eng.win_row, core_rules))
         if got is None:
             return False
-        rows, values, end_scores, ended = got
-        outcome: _Outcome = ended  # a dict keyed as ``_Outcome`` (its keys, by name)
+        rows, values, end_scores, ended, settled = got
         self.hand_rows.extend(rows)
         self.win_values.update(values)
-        self._check_game_end(played[-1][0], outcome, end_scores)
+        if not settled:  # the core did not find the end as the rules have it: Python's
+            outcome: _Outcome = ended  # a dict keyed as ``_Outcome`` (its keys, by name)
+            self._check_game_end(played[-1][0], outcome, end_scores)
         if self.rules.chips:
             self._check_chips()
         return True
@@ -270,6 +277,11 @@ class HandsContext:
     hanchan: bool
     labels: dict[tuple[int, int], str]
     """``auditing.hands._LABELS``: a hand's label by its round and honba."""
+    owari: Owari | None
+    final: FinalRule | None
+    """The core's form of the one reading of the game's final points
+    (``chain._final_rule``); None leaves the game's end to ``_check_game_end``
+    (no final line, parse errors, several readings)."""
 
 
 def _hands_context(
@@ -277,10 +289,16 @@ def _hands_context(
 ) -> HandsContext:
     """What ``_core.audit_hands`` reads of the game and its rules, by name: made by
     ``values.MAKE`` (its fields set in C), as the replay makes its values; the
-    frozen dataclass's ``__init__`` sets each of its 26 fields through
+    frozen dataclass's ``__init__`` sets each of its 28 fields through
     ``object.__setattr__``, and cost four times the rest of this function."""
     rules = auditor.rules
     meta = auditor.meta
+    game = auditor.game
+    owari = game.owari
+    final = None
+    if owari is not None and not game.errors:  # (``_check_game_end``'s own cases)
+        window = auditor.window if auditor.window is not None else engine().log_window(game)
+        final = _final_rule(rules, window, meta.hanchan)
     return values.MAKE(
         HandsContext,
         win_row,
@@ -309,6 +327,8 @@ def _hands_context(
         rules.extension_winds,
         bool(meta.hanchan),
         _LABELS,
+        owari,
+        final,
     )
 
 
