@@ -62,27 +62,16 @@ def _readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading
     return found
 
 
-_FINAL_RULES: dict[tuple[int, int, bool], tuple[RuleSet, LogWindow, FinalRule | None]] = {}
-"""``_final_rule``'s answers, keyed and held as ``_READINGS``."""
-
-
 def _final_rule(rules: RuleSet, window: LogWindow, hanchan: bool) -> FinalRule | None:
     """The core's form (``scoring.final_core``) of the one reading of a log's final
     points, for the game's one call (``_core.audit_hands``) to check its end; None
     where the log's date allows several (``_check_final`` names the one the log
-    follows) or the core leaves the count to Python.  Remembered as ``_readings``."""
-    key = (id(rules), id(window), hanchan)
-    entry = _FINAL_RULES.get(key)
-    if entry is not None and entry[0] is rules and entry[1] is window:
-        return entry[2]
+    follows) or the core leaves the count to Python.  Asked once per lobby and hour
+    (``auditing.game._hands_context`` keeps it)."""
     from replay_audit.scoring.final_core import final_rule
 
     options = _readings(rules, window, hanchan)
-    found = final_rule(options[0]) if len(options) == 1 else None
-    if len(_FINAL_RULES) >= 256:  # as ``_READINGS``: stay bounded
-        _FINAL_RULES.clear()
-    _FINAL_RULES[key] = (rules, window, found)
-    return found
+    return final_rule(options[0]) if len(options) == 1 else None
 
 
 _OPENINGS: dict[tuple[int, int], tuple[RuleSet, HandState]] = {}

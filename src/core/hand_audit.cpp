@@ -117,7 +117,8 @@ void put(PyObject* row, PyObject* key, PyObject* value) {
     if (!value || PyDict_SetItem(row, key, value) < 0) throw py::error_already_set();
 }
 
-// What the game holds constant (auditing/game.py::_hands_context builds it).
+// What the game holds constant: the rules' part (auditing/game.py::HandsContext, which
+// the games of one lobby and hour share) and the game's own (its file, log id, owari).
 struct Ctx {
     PyObject* win_row;
     PyObject* core_rules;
@@ -135,8 +136,8 @@ struct Ctx {
     I64 riichi_cost, noten_pool;
     core::FlowRules flow;
     PyObject* labels;  // auditing.hands._LABELS: a hand's label by its round and honba
-    PyObject* owari;   // the game's final line (model.events.Owari) or None
     PyObject* final;   // scoring.final_core.FinalRule, None: the end is Python's to check
+    PyObject* owari;   // the game's final line (model.events.Owari), None: Python's to check
 };
 
 bool truth(PyObject* v) {
@@ -148,17 +149,17 @@ bool truth(PyObject* v) {
 // The fields of auditing/game.py::HandsContext the core reads, by name (Ctx's order).
 enum CtxField {
     X_WIN_ROW, X_CORE_RULES, X_RIICHI_TYPE, X_WIN_TYPE, X_DRAW_TYPE, X_PASSED_OVER, X_RESULTS,
-    X_FILE, X_LOG_ID, X_ABORTIVE_DRAWS, X_ABORTIVE_KINDS, X_PLAYERS, X_STEPLESS, X_RIICHI_COST,
+    X_ABORTIVE_DRAWS, X_ABORTIVE_KINDS, X_PLAYERS, X_STEPLESS, X_RIICHI_COST,
     X_NOTEN_POOL, X_MAX_HANDS, X_RENCHAN_ON_WIN, X_RENCHAN_ON_TENPAI, X_BUST, X_POINTS_TO_END,
     X_WEST_EXTENSION, X_STOPS_ALL_LAST, X_STOPS_ON_TENPAI, X_EXTENSION_WINDS, X_HANCHAN,
-    X_LABELS, X_OWARI, X_FINAL, X_COUNT
+    X_LABELS, X_FINAL, X_COUNT
 };
 constexpr const char* kCtxNames[X_COUNT] = {
     "win_row", "core_rules", "riichi_type", "win_type", "draw_type", "passed_over", "results",
-    "file", "log_id", "abortive_draws", "abortive_kinds", "players", "stepless_reach",
+    "abortive_draws", "abortive_kinds", "players", "stepless_reach",
     "riichi_cost", "noten_pool", "max_hands", "renchan_on_win", "renchan_on_tenpai", "bust",
     "points_to_end", "west_extension", "dealer_stops_all_last", "dealer_stops_on_tenpai",
-    "extension_winds", "hanchan", "labels", "owari", "final"};
+    "extension_winds", "hanchan", "labels", "final"};
 core::NamedSlots<X_COUNT> ctx_slots;
 
 Ctx read_ctx(PyObject* t) {
@@ -173,8 +174,6 @@ Ctx read_ctx(PyObject* t) {
     c.draw_type = at(X_DRAW_TYPE);
     c.passed_over = at(X_PASSED_OVER);
     c.results = at(X_RESULTS);
-    c.file = at(X_FILE);
-    c.log_id = at(X_LOG_ID);
     c.abortive_draws = at(X_ABORTIVE_DRAWS);
     c.abortive_kinds = at(X_ABORTIVE_KINDS);
     c.players = plain(at(X_PLAYERS));
@@ -194,7 +193,6 @@ Ctx read_ctx(PyObject* t) {
     f.extension_winds = plain(at(X_EXTENSION_WINDS));
     f.hanchan = truth(at(X_HANCHAN));
     c.labels = at(X_LABELS);
-    c.owari = at(X_OWARI);
     c.final = at(X_FINAL);
     if (!PyDict_CheckExact(c.labels)) declined();
     if (c.players != 3 && c.players != 4) declined();
@@ -497,14 +495,17 @@ bool settled(const Ctx& c, const End& e, const std::vector<I64>& scores) {
     }
 }
 
-// audit_hands(played, start, chain, ctx)
+// audit_hands(played, start, chain, ctx, file, log_id, owari)
 PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return core::python_errors([&]() -> PyObject* {
-        if (nargs != 4) {
-            PyErr_SetString(PyExc_TypeError, "audit_hands takes 4 arguments");
+        if (nargs != 7) {
+            PyErr_SetString(PyExc_TypeError, "audit_hands takes 7 arguments");
             throw py::error_already_set();
         }
-        const Ctx c = read_ctx(args[3]);
+        Ctx c = read_ctx(args[3]);
+        c.file = args[4];
+        c.log_id = args[5];
+        c.owari = args[6];
         const Names& nm = names();
         PyObject* played = args[0];
         if (!PyList_CheckExact(played) || PyList_GET_SIZE(played) == 0) declined();
@@ -573,11 +574,12 @@ void def_auditor_hands(py::module_& m) {
         "audit_hands",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&audit_hands_py)),
         METH_FASTCALL,
-        "audit_hands(played, start, chain, ctx): the hands rows of a game in which nothing\n"
-        "is to be reported, from the first hand's computed start and scores\n"
+        "audit_hands(played, start, chain, ctx, file, log_id, owari): the hands rows of a game\n"
+        "in which nothing is to be reported, from the first hand's computed start and scores\n"
         "(auditing/game.py::_GameAuditor.run is the reference): (rows, values by id, the\n"
-        "scores after the last hand, how it ended as a dict keyed as auditing.base._Outcome);\n"
-        "None for anything else.  ctx: auditing.game.HandsContext, read by field name."};
+        "scores after the last hand, how it ended as a dict keyed as auditing.base._Outcome,\n"
+        "whether the game's end is settled); None for anything else.  ctx:\n"
+        "auditing.game.HandsContext, read by field name."};
     m.add_object("audit_hands", py::reinterpret_steal<py::object>(
                                     PyCFunction_NewEx(&audit_hands_def, nullptr, m.ptr())));
 }
