@@ -296,7 +296,7 @@ def _hands_context(auditor: _GameAuditor, eng: Engine) -> HandsContext | None:
     """What ``_core.audit_hands`` reads of the game's rules (None where the core leaves
     them to Python, ``scoring.core.core_rules``), made once for the games of one lobby
     and hour, which share the rules and the log window (``_detected``): made anew for
-    each game it was a twentieth of the one call's Python."""
+    each game, its final reading looked up, it cost some 9 µs a game."""
     rules = auditor.rules
     meta = auditor.meta
     window = auditor.window
