@@ -382,15 +382,29 @@ def audit_hands(
     start: Any,
     chain: tuple[int, ...],
     ctx: object,
+    file: str,
+    log_id: str | None,
+    owari: Any,
     /,
-) -> tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any] | None:
+) -> tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any, bool] | None:
     """The ``hands`` rows of a game in which nothing is to be reported, from its first
     hand's computed start (round, honba, sticks, dealer) and scores
     (``auditing.game._GameAuditor.run`` is the reference): the rows, the wins' values
-    by ``id``, the scores after the last hand and how it ended (a dict keyed as
-    ``auditing.base._Outcome``); None, nothing written, for anything else.  ``ctx``:
-    an ``auditing.game.HandsContext``, whose fields the core reads by name (a
-    TypeError for a missing or unset one)."""
+    by ``id``, the scores after the last hand, how it ended (a dict keyed as
+    ``auditing.base._Outcome``) and whether the game's end is settled (the rules end
+    the game there and the final line ``owari`` agrees with ``ctx.final``'s reading:
+    ``auditing.chain._check_game_end`` would report nothing; src/core/game_end.cpp);
+    None, nothing written, for anything else.  ``ctx``: an
+    ``auditing.game.HandsContext`` (the rules' part, shared by games), whose fields the
+    core reads by name (a TypeError for a missing or unset one); ``file`` and
+    ``log_id`` fill the rows; ``owari`` None leaves the game's end to Python."""
+
+def final_points(
+    scores: tuple[int, ...], sticks_left: int, final: object, /
+) -> tuple[tuple[int, ...], tuple[float, ...]] | None:
+    """``scoring.final.final_points`` of the players' seats of ``scores`` (the raw final
+    scores, the final points) under ``final``, a ``scoring.final_core.FinalRule`` read by
+    field name; None where the core declines (a value not a plain int within 2**40)."""
 
 # ------------------------------ a game's three fact tables in one walk (src/core/file_facts.cpp)
 

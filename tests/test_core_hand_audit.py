@@ -119,12 +119,12 @@ def test_a_game_that_disagrees_with_the_core_is_declined() -> None:
     for args in (riichi, drawn, long_game):
         assert _core.audit_hands(*args) is not None
     ctx = dataclasses.replace(riichi[3], riichi_cost=riichi[3].riichi_cost + 100)
-    assert _core.audit_hands(*riichi[:3], ctx) is None
+    assert _core.audit_hands(*riichi[:3], ctx, *riichi[4:]) is None
     ctx = dataclasses.replace(drawn[3], noten_pool=drawn[3].noten_pool + 1500)
-    assert _core.audit_hands(*drawn[:3], ctx) is None
+    assert _core.audit_hands(*drawn[:3], ctx, *drawn[4:]) is None
     # max_hands: the game should have ended after its second hand
     ctx = dataclasses.replace(long_game[3], max_hands=2)
-    assert _core.audit_hands(*long_game[:3], ctx) is None
+    assert _core.audit_hands(*long_game[:3], ctx, *long_game[4:]) is None
     # a result the replay did not rebuild is left to Python
     hand, hr = long_game[0][0]
     if hr.results:

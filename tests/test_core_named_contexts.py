@@ -51,21 +51,25 @@ def _hands_context() -> HandsContext:
     return HandsContext(*[None] * len(dataclasses.fields(HandsContext)))
 
 
+_GAME = ("game.xml", None, None)
+"""``audit_hands``' arguments of the game's own after the context: file, log id, owari."""
+
+
 @needs_core
 @pytest.mark.parametrize("name", [f.name for f in dataclasses.fields(HandsContext)])
 def test_a_hands_context_lacking_a_field_is_a_type_error(name: str) -> None:
     assert _core is not None
     with pytest.raises(TypeError, match=f"'{name}'"):
-        _core.audit_hands([], None, (), _like(_hands_context(), name))
+        _core.audit_hands([], None, (), _like(_hands_context(), name), *_GAME)
 
 
 @needs_core
 def test_a_context_that_is_not_one_or_left_unset_is_a_type_error() -> None:
     assert _core is not None
     with pytest.raises(TypeError, match="'win_row'"):
-        _core.audit_hands([], None, (), tuple(range(26)))  # the old positional shape
+        _core.audit_hands([], None, (), tuple(range(26)), *_GAME)  # the old positional shape
     with pytest.raises(TypeError, match="unset"):
-        _core.audit_hands([], None, (), object.__new__(HandsContext))
+        _core.audit_hands([], None, (), object.__new__(HandsContext), *_GAME)
     run = table.CORE_RUN
     assert run is not None
     with pytest.raises(TypeError, match="unset"):

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # annotations only: these modules load lazily where they are 
     from replay_audit.model.dating import LogWindow
     from replay_audit.model.rules.ruleset import RuleSet
     from replay_audit.scoring.final import Reading
+    from replay_audit.scoring.final_core import FinalRule
     from replay_audit.scoring.flow import HandState
 
 
@@ -59,6 +60,18 @@ def _readings(rules: RuleSet, window: LogWindow, hanchan: bool) -> tuple[Reading
         _READINGS.clear()
     _READINGS[key] = (rules, window, found)
     return found
+
+
+def _final_rule(rules: RuleSet, window: LogWindow, hanchan: bool) -> FinalRule | None:
+    """The core's form (``scoring.final_core``) of the one reading of a log's final
+    points, for the game's one call (``_core.audit_hands``) to check its end; None
+    where the log's date allows several (``_check_final`` names the one the log
+    follows) or the core leaves the count to Python.  Asked once per lobby and hour
+    (``auditing.game._hands_context`` keeps it)."""
+    from replay_audit.scoring.final_core import final_rule
+
+    options = _readings(rules, window, hanchan)
+    return final_rule(options[0]) if len(options) == 1 else None
 
 
 _OPENINGS: dict[tuple[int, int], tuple[RuleSet, HandState]] = {}

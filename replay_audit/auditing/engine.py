@@ -94,11 +94,16 @@ AuditHands = Callable[
         "HandState | HandLog",
         "tuple[int, ...]",
         object,
+        str,
+        "str | None",
+        Any,
     ],
-    "tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any] | None",
+    "tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any, bool] | None",
 ]
-"""``_core.audit_hands``: ``played, start, chain, ctx`` (``auditing.game.HandsContext``,
-read by field name); how the game ended comes back as a dict keyed as ``_Outcome``."""
+"""``_core.audit_hands``: ``played, start, chain, ctx, file, log_id, owari`` (``ctx``
+an ``auditing.game.HandsContext``, read by field name); how the game ended comes back
+as a dict keyed as ``_Outcome``, then whether its end is settled (nothing for
+``_check_game_end`` to report)."""
 
 
 class FinalPoints(Protocol):

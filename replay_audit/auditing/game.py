@@ -17,7 +17,8 @@ from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from replay_audit.auditing.base import _Outcome, _problems
-from replay_audit.auditing.engine import WinRow, engine
+from replay_audit.auditing.chain import _final_rule
+from replay_audit.auditing.engine import Engine, WinRow, engine
 from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
 from replay_audit.model.errors import LogFormatError, RulesError
 from replay_audit.model.events import (
@@ -39,7 +40,10 @@ from replay_audit.replay import values
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit import _core
+    from replay_audit.model.dating import LogWindow
+    from replay_audit.model.events import GameMeta
     from replay_audit.replay.values import HandReplay
+    from replay_audit.scoring.final_core import FinalRule
     from replay_audit.scoring.flow import HandState
 
 # ------------------------------------------------------------------------- rules
@@ -195,26 +199,33 @@ class _GameAuditor(_Hands):
         then its end as ``run`` checks it: True where the core did so.  The core
         takes a game in which nothing is to be reported and no other reading of the
         rules weighs in; ``run``'s loop, the reference, audits every other (the core
-        declines before writing anything)."""
+        declines before writing anything).  The core checks the game's end too where
+        the log has one reading of its final points (``HandsContext.final``), and
+        says it is settled where ``_check_game_end`` would find nothing to report;
+        else ``_check_game_end``, the reference, checks it here."""
         eng = engine()
         audit_hands = eng.audit_hands
         if audit_hands is None or eng.win_row is None or self.era.alternatives:
             return False
-        core_rules = self._core_rules_of(eng)
-        if core_rules is None:
+        ctx = _hands_context(self, eng)
+        if ctx is None:
             return False
         first = played[0][0]
-        players = self.meta.players
+        meta = self.meta
+        players = meta.players
         if tuple(first.scores[:players]) != tuple(chain[:players]):
             chain = self._start_scores(first, chain)
-        got = audit_hands(played, start, chain, _hands_context(self, eng.win_row, core_rules))
+        game = self.game
+        owari = game.owari if not game.errors else None  # (lost hands: Python's end)
+        got = audit_hands(played, start, chain, ctx, meta.source, meta.log_id, owari)
         if got is None:
             return False
-        rows, values, end_scores, ended = got
-        outcome: _Outcome = ended  # a dict keyed as ``_Outcome`` (its keys, by name)
+        rows, values, end_scores, ended, settled = got
         self.hand_rows.extend(rows)
         self.win_values.update(values)
-        self._check_game_end(played[-1][0], outcome, end_scores)
+        if not settled:  # the core did not find the end as the rules have it: Python's
+            outcome: _Outcome = ended  # a dict keyed as ``_Outcome`` (its keys, by name)
+            self._check_game_end(played[-1][0], outcome, end_scores)
         if self.rules.chips:
             self._check_chips()
         return True
@@ -238,9 +249,11 @@ _HAND_OF = attrgetter("hand")
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandsContext:
-    """What ``_core.audit_hands`` reads of a game and its rules, one per game: the core
-    reads each field by its name (its slot, found once per class), so that a field
-    added or moved here cannot shift the others, and a missing one is a TypeError."""
+    """What ``_core.audit_hands`` reads of a game's rules, shared by the games of one
+    lobby and hour (``_hands_context``; the game's file, log id and final line are
+    arguments of their own): the core reads each field by its name (its slot, found
+    once per class), so that a field added or moved here cannot shift the others,
+    and a missing one is a TypeError."""
 
     win_row: WinRow
     core_rules: _core.ScoreRules
@@ -250,8 +263,6 @@ class HandsContext:
     passed_over: tuple[type, ...]
     """The classes a hand's walk passes over (draws and discards first)."""
     results: tuple[type, ...]
-    file: str
-    log_id: str | None
     abortive_draws: tuple[str, ...]
     abortive_kinds: tuple[str, ...]
     players: int
@@ -270,28 +281,56 @@ class HandsContext:
     hanchan: bool
     labels: dict[tuple[int, int], str]
     """``auditing.hands._LABELS``: a hand's label by its round and honba."""
+    final: FinalRule | None
+    """The core's form of the one reading of the games' final points
+    (``chain._final_rule``); None leaves each game's end to ``_check_game_end``
+    (several readings, or a count the core leaves to Python)."""
 
 
-def _hands_context(
-    auditor: _GameAuditor, win_row: WinRow, core_rules: _core.ScoreRules
-) -> HandsContext:
-    """What ``_core.audit_hands`` reads of the game and its rules, by name: made by
-    ``values.MAKE`` (its fields set in C), as the replay makes its values; the
-    frozen dataclass's ``__init__`` sets each of its 26 fields through
-    ``object.__setattr__``, and cost four times the rest of this function."""
+_CONTEXTS: dict[tuple[object, ...], tuple[RuleSet, LogWindow, Engine, HandsContext | None]] = {}
+"""``_hands_context``'s contexts by the ``id`` of the rules, the log's window and the
+engine (the entry holding them, so the ids stay theirs) and the game's own flags."""
+
+
+def _hands_context(auditor: _GameAuditor, eng: Engine) -> HandsContext | None:
+    """What ``_core.audit_hands`` reads of the game's rules (None where the core leaves
+    them to Python, ``scoring.core.core_rules``), made once for the games of one lobby
+    and hour, which share the rules and the log window (``_detected``): made anew for
+    each game, its final reading looked up, it cost some 9 µs a game."""
     rules = auditor.rules
     meta = auditor.meta
+    window = auditor.window
+    if window is None:  # the caller's rules: the window read off the log, game by game
+        return _new_hands_context(rules, eng.log_window(auditor.game), meta, eng)
+    key = (id(rules), id(window), id(eng), meta.players, meta.stepless_reach, meta.hanchan)
+    entry = _CONTEXTS.get(key)
+    if entry is not None and entry[0] is rules and entry[1] is window and entry[2] is eng:
+        return entry[3]
+    ctx = _new_hands_context(rules, window, meta, eng)
+    if len(_CONTEXTS) >= 256:  # many short-lived RuleSets and windows: stay bounded
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (rules, window, eng, ctx)
+    return ctx
+
+
+def _new_hands_context(
+    rules: RuleSet, window: LogWindow, meta: GameMeta, eng: Engine
+) -> HandsContext | None:
+    """``_hands_context``, made: by ``values.MAKE`` (its fields set in C), as the
+    replay makes its values (the frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``)."""
+    core_rules = eng.core_rules(rules)
+    if core_rules is None or eng.win_row is None:
+        return None
     return values.MAKE(
         HandsContext,
-        win_row,
+        eng.win_row,
         core_rules,
         RiichiAccept,
         RecordedWin,
         RecordedDraw,
         _PASSED_OVER,
         _RESULTS,
-        meta.source,
-        meta.log_id,
         rules.abortive_draws,
         ABORTIVE_KINDS,
         meta.players,
@@ -309,6 +348,7 @@ def _hands_context(
         rules.extension_winds,
         bool(meta.hanchan),
         _LABELS,
+        _final_rule(rules, window, meta.hanchan),
     )
 
 

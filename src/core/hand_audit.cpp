@@ -12,6 +12,10 @@
 // Anything else (a difference, a pao seat, a nagashi mangan, a result the replay did
 // not rebuild, the game's end before its last hand, a value that is not a plain int)
 // gives None before anything is written, and the Python code audits the whole game.
+// Past the last hand it checks the game's end as auditing/chain.py::_check_game_end
+// does where the log has one reading of its final points (game_end.hpp): settled where
+// the rules end the game there and the final line agrees, else the Python code checks
+// the end (the hands' rows stand either way).
 #include "hand_audit.hpp"
 
 #include <Python.h>
@@ -22,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "game_end.hpp"
 #include "hand_events.hpp"
 #include "py_errors.hpp"
 #include "slots.hpp"
@@ -112,7 +117,8 @@ void put(PyObject* row, PyObject* key, PyObject* value) {
     if (!value || PyDict_SetItem(row, key, value) < 0) throw py::error_already_set();
 }
 
-// What the game holds constant (auditing/game.py::_hands_context builds it).
+// What the game holds constant: the rules' part (auditing/game.py::HandsContext, which
+// the games of one lobby and hour share) and the game's own (its file, log id, owari).
 struct Ctx {
     PyObject* win_row;
     PyObject* core_rules;
@@ -127,11 +133,11 @@ struct Ctx {
     PyObject* abortive_kinds;  // model.events.ABORTIVE_KINDS
     I64 players;
     bool stepless;
-    I64 riichi_cost, noten_pool, max_hands;
-    bool renchan_on_win, renchan_on_tenpai, bust, west_extension, stops_all_last,
-        stops_on_tenpai, hanchan;
-    I64 points_to_end, extension_winds;
+    I64 riichi_cost, noten_pool;
+    core::FlowRules flow;
     PyObject* labels;  // auditing.hands._LABELS: a hand's label by its round and honba
+    PyObject* final;   // scoring.final_core.FinalRule, None: the end is Python's to check
+    PyObject* owari;   // the game's final line (model.events.Owari), None: Python's to check
 };
 
 bool truth(PyObject* v) {
@@ -143,17 +149,17 @@ bool truth(PyObject* v) {
 // The fields of auditing/game.py::HandsContext the core reads, by name (Ctx's order).
 enum CtxField {
     X_WIN_ROW, X_CORE_RULES, X_RIICHI_TYPE, X_WIN_TYPE, X_DRAW_TYPE, X_PASSED_OVER, X_RESULTS,
-    X_FILE, X_LOG_ID, X_ABORTIVE_DRAWS, X_ABORTIVE_KINDS, X_PLAYERS, X_STEPLESS, X_RIICHI_COST,
+    X_ABORTIVE_DRAWS, X_ABORTIVE_KINDS, X_PLAYERS, X_STEPLESS, X_RIICHI_COST,
     X_NOTEN_POOL, X_MAX_HANDS, X_RENCHAN_ON_WIN, X_RENCHAN_ON_TENPAI, X_BUST, X_POINTS_TO_END,
     X_WEST_EXTENSION, X_STOPS_ALL_LAST, X_STOPS_ON_TENPAI, X_EXTENSION_WINDS, X_HANCHAN,
-    X_LABELS, X_COUNT
+    X_LABELS, X_FINAL, X_COUNT
 };
 constexpr const char* kCtxNames[X_COUNT] = {
     "win_row", "core_rules", "riichi_type", "win_type", "draw_type", "passed_over", "results",
-    "file", "log_id", "abortive_draws", "abortive_kinds", "players", "stepless_reach",
+    "abortive_draws", "abortive_kinds", "players", "stepless_reach",
     "riichi_cost", "noten_pool", "max_hands", "renchan_on_win", "renchan_on_tenpai", "bust",
     "points_to_end", "west_extension", "dealer_stops_all_last", "dealer_stops_on_tenpai",
-    "extension_winds", "hanchan", "labels"};
+    "extension_winds", "hanchan", "labels", "final"};
 core::NamedSlots<X_COUNT> ctx_slots;
 
 Ctx read_ctx(PyObject* t) {
@@ -168,25 +174,26 @@ Ctx read_ctx(PyObject* t) {
     c.draw_type = at(X_DRAW_TYPE);
     c.passed_over = at(X_PASSED_OVER);
     c.results = at(X_RESULTS);
-    c.file = at(X_FILE);
-    c.log_id = at(X_LOG_ID);
     c.abortive_draws = at(X_ABORTIVE_DRAWS);
     c.abortive_kinds = at(X_ABORTIVE_KINDS);
     c.players = plain(at(X_PLAYERS));
     c.stepless = truth(at(X_STEPLESS));
     c.riichi_cost = plain(at(X_RIICHI_COST));
     c.noten_pool = plain(at(X_NOTEN_POOL));
-    c.max_hands = plain(at(X_MAX_HANDS));
-    c.renchan_on_win = truth(at(X_RENCHAN_ON_WIN));
-    c.renchan_on_tenpai = truth(at(X_RENCHAN_ON_TENPAI));
-    c.bust = truth(at(X_BUST));
-    c.points_to_end = plain(at(X_POINTS_TO_END));
-    c.west_extension = truth(at(X_WEST_EXTENSION));
-    c.stops_all_last = truth(at(X_STOPS_ALL_LAST));
-    c.stops_on_tenpai = truth(at(X_STOPS_ON_TENPAI));
-    c.extension_winds = plain(at(X_EXTENSION_WINDS));
-    c.hanchan = truth(at(X_HANCHAN));
+    core::FlowRules& f = c.flow;
+    f.players = c.players;
+    f.max_hands = plain(at(X_MAX_HANDS));
+    f.renchan_on_win = truth(at(X_RENCHAN_ON_WIN));
+    f.renchan_on_tenpai = truth(at(X_RENCHAN_ON_TENPAI));
+    f.bust = truth(at(X_BUST));
+    f.points_to_end = plain(at(X_POINTS_TO_END));
+    f.west_extension = truth(at(X_WEST_EXTENSION));
+    f.stops_all_last = truth(at(X_STOPS_ALL_LAST));
+    f.stops_on_tenpai = truth(at(X_STOPS_ON_TENPAI));
+    f.extension_winds = plain(at(X_EXTENSION_WINDS));
+    f.hanchan = truth(at(X_HANCHAN));
     c.labels = at(X_LABELS);
+    c.final = at(X_FINAL);
     if (!PyDict_CheckExact(c.labels)) declined();
     if (c.players != 3 && c.players != 4) declined();
     if (!PyTuple_CheckExact(c.passed_over) || !PyTuple_CheckExact(c.results)) declined();
@@ -431,45 +438,31 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
     for (int w : end->winners) end->dealer_won = end->dealer_won || w == at.dealer;
 }
 
+// How the hand that ended in ``e`` ended, as scoring/flow.py reads it.
+core::FlowEnd flow_end(const Ctx& c, const End& e) {
+    core::FlowEnd f;
+    f.index = e.index;
+    f.round_index = e.at.round_index;
+    f.dealer = e.at.dealer;
+    f.won = !e.winners.empty();
+    f.dealer_won = e.dealer_won;
+    if (e.draw_kind.ptr() != Py_None) {
+        const int abortive = PySequence_Contains(c.abortive_kinds, e.draw_kind.ptr());
+        if (abortive < 0) declined();
+        f.abortive = abortive == 1;
+    }
+    f.dealer_tenpai = truth(e.dealer_tenpai.ptr());
+    return f;
+}
+
 // scoring/flow.py::next_hand_from of the hand that ended in ``e`` (the scores after it:
 // ``scores``), as auditing/base.py::_expected_next asks it; the game's end declines.
 State next_state(const Ctx& c, const End& e, const std::vector<I64>& scores) {
-    const I64 players = c.players;
-    if (c.max_hands && e.index + 1 >= c.max_hands) declined();
-    const bool abortive =
-        e.draw_kind.ptr() != Py_None && PySequence_Contains(c.abortive_kinds, e.draw_kind.ptr()) == 1;
-    const bool dealer_tenpai = truth(e.dealer_tenpai.ptr());
-    const bool won = !e.winners.empty();
-    const bool keep = won ? e.dealer_won && c.renchan_on_win
-                          : abortive || (dealer_tenpai && c.renchan_on_tenpai);
+    const core::FlowEnd f = flow_end(c, e);
+    if (core::game_over_after(c.flow, f, scores)) declined();
     const State& at = e.at;
-    if (at.dealer < 0 || at.dealer >= players) declined();
-    // flow._end_reason: any reason ends the game, which the Python code reports
-    I64 low = scores[0], high = scores[0];
-    for (I64 s = 1; s < players; ++s) {
-        low = std::min(low, scores[static_cast<std::size_t>(s)]);
-        high = std::max(high, scores[static_cast<std::size_t>(s)]);
-    }
-    if (c.bust && low < 0) declined();
-    const I64 last = (c.hanchan ? 4 : 0) + players - 1;
-    if (at.round_index >= last) {
-        const bool reached = high >= c.points_to_end;
-        const bool can_end = reached || !c.west_extension;
-        if (keep) {
-            const I64 mine = scores[static_cast<std::size_t>(at.dealer)];
-            bool top = true;  // flow.ranks: ties go to the lower seat
-            for (I64 s = 0; s < players; ++s) {
-                const I64 other = scores[static_cast<std::size_t>(s)];
-                if (s != at.dealer && (other > mine || (other == mine && s < at.dealer))) top = false;
-            }
-            const bool stops = won ? c.stops_all_last : c.stops_on_tenpai && !abortive;
-            if (stops && can_end && top) declined();
-        } else if (at.round_index <= last) {
-            if (can_end) declined();
-        } else if (reached || at.round_index >= last + 4 + 4 * (c.extension_winds - 1)) {
-            declined();
-        }
-    }
+    const bool won = f.won;
+    const bool keep = core::dealer_keeps(c.flow, f);
     State next = at;
     if (won) {
         next.honba = e.dealer_won ? at.honba + 1 : 0;
@@ -480,21 +473,39 @@ State next_state(const Ctx& c, const End& e, const std::vector<I64>& scores) {
     }
     if (!keep) {
         I64 nxt = at.round_index + 1;  // flow.next_round_index
-        if (players == 3 && nxt % 4 == 3) ++nxt;
+        if (c.players == 3 && nxt % 4 == 3) ++nxt;
         next.round_index = nxt;
-        next.dealer = (at.dealer + 1) % players;
+        next.dealer = (at.dealer + 1) % c.players;
     }
     return next;
 }
 
-// audit_hands(played, start, chain, ctx)
+// auditing/chain.py::_check_game_end finds nothing to report after the last hand (it
+// ended in ``e``, ``scores`` after it): the rules end the game there and the final line
+// agrees with the log's one reading.  False where the context leaves the end to Python
+// (no final line, parse errors, several readings) and for anything the core declines.
+bool settled(const Ctx& c, const End& e, const std::vector<I64>& scores) {
+    if (c.final == Py_None || c.owari == Py_None) return false;
+    try {
+        return core::game_over_after(c.flow, flow_end(c, e), scores) &&
+               core::final_line_agrees(c.final, c.owari, scores, e.sticks_after);
+    } catch (const core::Declined&) {
+        PyErr_Clear();
+        return false;
+    }
+}
+
+// audit_hands(played, start, chain, ctx, file, log_id, owari)
 PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return core::python_errors([&]() -> PyObject* {
-        if (nargs != 4) {
-            PyErr_SetString(PyExc_TypeError, "audit_hands takes 4 arguments");
+        if (nargs != 7) {
+            PyErr_SetString(PyExc_TypeError, "audit_hands takes 7 arguments");
             throw py::error_already_set();
         }
-        const Ctx c = read_ctx(args[3]);
+        Ctx c = read_ctx(args[3]);
+        c.file = args[4];
+        c.log_id = args[5];
+        c.owari = args[6];
         const Names& nm = names();
         PyObject* played = args[0];
         if (!PyList_CheckExact(played) || PyList_GET_SIZE(played) == 0) declined();
@@ -549,7 +560,8 @@ PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noe
         outcome[nm.riichi] = number(end.riichi);
         outcome[nm.log_end] = log_end;
         outcome[nm.tenpai] = end.tenpai;
-        return py::make_tuple(rows, values, chain, outcome).release().ptr();
+        const bool end_settled = settled(c, end, scores);
+        return py::make_tuple(rows, values, chain, outcome, py::bool_(end_settled)).release().ptr();
     });
 }
 
@@ -562,11 +574,12 @@ void def_auditor_hands(py::module_& m) {
         "audit_hands",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&audit_hands_py)),
         METH_FASTCALL,
-        "audit_hands(played, start, chain, ctx): the hands rows of a game in which nothing\n"
-        "is to be reported, from the first hand's computed start and scores\n"
+        "audit_hands(played, start, chain, ctx, file, log_id, owari): the hands rows of a game\n"
+        "in which nothing is to be reported, from the first hand's computed start and scores\n"
         "(auditing/game.py::_GameAuditor.run is the reference): (rows, values by id, the\n"
-        "scores after the last hand, how it ended as a dict keyed as auditing.base._Outcome);\n"
-        "None for anything else.  ctx: auditing.game.HandsContext, read by field name."};
+        "scores after the last hand, how it ended as a dict keyed as auditing.base._Outcome,\n"
+        "whether the game's end is settled); None for anything else.  ctx:\n"
+        "auditing.game.HandsContext, read by field name."};
     m.add_object("audit_hands", py::reinterpret_steal<py::object>(
                                     PyCFunction_NewEx(&audit_hands_def, nullptr, m.ptr())));
 }

@@ -30,6 +30,7 @@
 #include "csv_rows.hpp"
 #include "facts.hpp"
 #include "game.hpp"
+#include "game_end.hpp"
 #include "hand_audit.hpp"
 #include "mjlog.hpp"
 #include "part_rows.hpp"
@@ -522,6 +523,7 @@ PYBIND11_MODULE(_core, m) {
 
     // --------------------------------- the auditor's hands of a game (auditing/game.py)
     core::def_auditor_hands(m);  // hand_audit.hpp
+    core::def_final_points(m);   // game_end.hpp: the one-call game's final line
 
     // ------------------------------------ a game's three fact tables in one walk (facts.hpp)
     static PyMethodDef file_facts_def = {
