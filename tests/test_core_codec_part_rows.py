@@ -43,7 +43,13 @@ def check_files(files: list[File]) -> None:
     rows = PartRowsRef(TABLES)
     for path, per_table in files:
         rows.add(per_table, path)
-    for t, name in enumerate(TABLES):
+    assert_tables_of(rows, TABLES, files)
+
+
+def assert_tables_of(rows: part_rows.PartRows, names: tuple[str, ...], files: list[File]) -> None:
+    """Each table of ``rows`` is ``rows_to_table`` of ``files``' rows of it (or fails
+    with the error that gives), and holds as many rows as they."""
+    for t, name in enumerate(names):
         all_rows = [r for _, per_table in files for r in per_table[t]]
         sources = [path for path, per_table in files for _ in per_table[t]]
         assert rows.counts[t] == len(all_rows)

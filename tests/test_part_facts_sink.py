@@ -32,8 +32,7 @@ from replay_audit.report.part_rows import FACTS_TABLES, PartRows
 from replay_audit.report.store import ROW_TABLES
 from replay_audit.stats import file_facts
 from tests.conftest import CORPUS, FIXTURES, need
-from tests.test_core_codec import _python_table
-from tests.test_core_codec_part_rows import _FILE, File, assert_same_table
+from tests.test_core_codec_part_rows import _FILE, File, assert_tables_of
 from tests.test_core_codec_part_rows import TABLES as GENERATED
 
 pytestmark = pytest.mark.skipif(
@@ -321,14 +320,4 @@ def test_rolled_back_rows_leave_no_trace(
     assert [core_rows.mark(t) for t in range(len(GENERATED))] == marks
     for path, per_table in after:
         rows.add(per_table, path)
-    kept = [*before, *after]
-    for t, name in enumerate(GENERATED):
-        all_rows = [r for _, per_table in kept for r in per_table[t]]
-        sources = [path for path, per_table in kept for _ in per_table[t]]
-        try:
-            want = _python_table(all_rows, sources)
-        except (TypeError, ValueError, UnicodeEncodeError) as exc:
-            with pytest.raises(type(exc)):
-                rows.table(name)
-            continue
-        assert_same_table(rows.table(name), want)
+    assert_tables_of(rows, GENERATED, [*before, *after])
