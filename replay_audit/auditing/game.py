@@ -20,6 +20,7 @@ from replay_audit.auditing.base import _Outcome, _problems
 from replay_audit.auditing.chain import _final_rule
 from replay_audit.auditing.engine import Engine, WinRow, engine
 from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
+from replay_audit.auditing.rows import GAME_COLUMNS
 from replay_audit.model.errors import LogFormatError, RulesError
 from replay_audit.model.events import (
     ABORTIVE_KINDS,
@@ -439,36 +440,7 @@ def _game_row(
     return row
 
 
-_GAME_ROW: dict[str, Any] = dict.fromkeys(
-    (
-        "file",
-        "log_id",
-        "format",
-        "rules",
-        "players",
-        "go_type",
-        "lobby",
-        "rule_disp",
-        "date",
-        "hands",
-        "results",
-        "findings",
-        "notes",
-        "status",
-        "name0",
-        "final_score0",
-        "final_points0",
-        "name1",
-        "final_score1",
-        "final_points1",
-        "name2",
-        "final_score2",
-        "final_points2",
-        "name3",
-        "final_score3",
-        "final_points3",
-    )
-)
+_GAME_ROW: dict[str, Any] = dict.fromkeys(GAME_COLUMNS)
 """The ``games`` row with every column ``None``, in the columns' order: ``_game_row``
 copies it (a copy of a dict's keys as they stand) and sets the game's own."""
 _SEAT_NAMES = ("name0", "name1", "name2", "name3")

@@ -18,6 +18,27 @@ SCHEMA_VERSION = 2
 and scores-before findings, ``comp_pao_seat``."""
 
 
+GAME_COLUMNS = [
+    "file",
+    "log_id",
+    "format",
+    "rules",
+    "players",
+    "go_type",
+    "lobby",
+    "rule_disp",
+    "date",
+    "hands",
+    "results",
+    "findings",
+    "notes",
+    "status",
+    *[f"{c}{s}" for s in range(4) for c in ("name", "final_score", "final_points")],
+]
+"""The ``games`` table's columns, in order: the rows ``auditing.game`` makes have
+these keys, and the report's tables (``report.tables``) take the list from here."""
+
+
 @dataclass(slots=True)
 class FileAudit:
     """Everything one input file contributes to a report, as plain rows."""

@@ -14,6 +14,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from replay_audit.auditing.rows import GAME_COLUMNS
 from replay_audit.scoring.points import LIMIT_NAMES
 from replay_audit.scoring.yaku import yaku_name
 
@@ -35,23 +36,6 @@ FILE_COLUMNS = [
     "notes",
     "error",
     "sha256",
-]
-GAME_COLUMNS = [
-    "file",
-    "log_id",
-    "format",
-    "rules",
-    "players",
-    "go_type",
-    "lobby",
-    "rule_disp",
-    "date",
-    "hands",
-    "results",
-    "findings",
-    "notes",
-    "status",
-    *[f"{c}{s}" for s in range(4) for c in ("name", "final_score", "final_points")],
 ]
 HAND_COLUMNS = [
     "file",
