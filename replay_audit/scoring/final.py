@@ -87,9 +87,13 @@ def final_scores(scores: Sequence[int], sticks_left: int, rules: RuleSet) -> tup
     >>> final_scores((16300, 22100, 30300, 30300), 1, PRESETS["tenhou-4p"])
     (16300, 22100, 31300, 30300)
     """
+    if not (sticks_left and rules.leftover_sticks_to_top):
+        return tuple(scores)
     raw = list(scores)
-    if sticks_left and rules.leftover_sticks_to_top:
-        raw[_order(scores, rules.players)[0]] += sticks_left * rules.riichi_cost
+    seated = raw[: rules.players]
+    # the top is ``_order``'s first: the first seat of the highest score, found in C
+    # without the sort (``final_points`` asks this of every game)
+    raw[seated.index(max(seated))] += sticks_left * rules.riichi_cost
     return tuple(raw)
 
 
@@ -106,15 +110,8 @@ def final_points(
     and the places' values are made once per rule set (``_place_units``).
     """
     players = rules.players
-    raw = tuple(scores)
+    raw = final_scores(scores, sticks_left, rules)
     seated = raw[:players]
-    if sticks_left and rules.leftover_sticks_to_top:
-        # ``final_scores``: the sticks to the top, the first seat of the highest
-        # score (``_order``'s first, found in C without the sort)
-        top_list = list(raw)
-        top_list[seated.index(max(seated))] += sticks_left * rules.riichi_cost
-        raw = tuple(top_list)
-        seated = raw[:players]
     rows = _place_units(rules)
     if rows is None or not _INT.issuperset(map(type, seated)):
         return raw, _rational_points(raw, rules, era)
