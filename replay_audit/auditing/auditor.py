@@ -128,10 +128,13 @@ def _audit_file(
         fa.format = sniff_format(data)
         game = _parse(data, p, fa.format, strict)
         stage = "replay"
-        _audit_parsed(fa, game, rule_set, strict, with_facts, replay_only, sink)
+        try:
+            _audit_parsed(fa, game, rule_set, strict, with_facts, replay_only, sink)
+        except Exception:
+            if sink is not None:  # any facts it took are of a file that failed
+                sink.drop()
+            raise
     except LogFormatError as exc:
-        if sink is not None:  # (any facts it took are of a file that failed)
-            sink.drop()
         exc.located(source=p)
         if strict:
             raise
@@ -152,8 +155,6 @@ def _audit_file(
         )
         return fa
     except OSError as exc:
-        if sink is not None:
-            sink.drop()
         if strict:
             raise
         fa.status = "error"
@@ -161,8 +162,6 @@ def _audit_file(
         fa.findings.append(_finding_row(Finding("parse", "unreadable", str(exc), file=p)))
         return fa
     except Exception as exc:  # lenient batches never stop on one file
-        if sink is not None:
-            sink.drop()
         if strict:
             raise
         message = f"internal error while auditing ({type(exc).__name__}): {str(exc)[:300]}"
