@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from replay_audit.auditing.rows import GAME_COLUMNS
+from replay_audit.auditing.rows import GAME_COLUMNS as GAME_COLUMNS
 from replay_audit.scoring.points import LIMIT_NAMES
 from replay_audit.scoring.yaku import yaku_name
 
