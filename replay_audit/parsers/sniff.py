@@ -111,6 +111,8 @@ def gunzip_one_member(data: bytes, max_bytes: int) -> bytes | None:
 def sniff_format(data: bytes) -> LogFormat:
     """``"tenhou-json"`` when the text starts with ``{``, ``"tenhou-xml"`` with
     ``<`` (after a BOM and whitespace); ``NotALogError`` otherwise."""
+    if data.startswith(b"<"):  # (nearly every log: what the lines below find for it)
+        return "tenhou-xml"
     head = data[:64]
     if head.startswith(_BOM):
         head = head[len(_BOM) :]

@@ -181,7 +181,12 @@ def log_id_from_name(name: str) -> str | None:
     True
     """
     # an archive member (``replay_audit.io.archive``) is named DB::LOG_ID
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].rsplit("::", 1)[-1]
+    # the name past its last separator (either slash) and past its last ``::``, found
+    # from the end rather than by splitting the whole path (a copy and two lists)
+    base = name[max(name.rfind("/"), name.rfind("\\")) + 1 :]
+    member = base.rfind("::")
+    if member >= 0:
+        base = base[member + 2 :]
     plain = _PLAIN_NAME.fullmatch(base)  # what the loop below finds for it, sooner
     if plain is not None:
         return plain.group(1)
