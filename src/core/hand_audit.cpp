@@ -500,8 +500,7 @@ bool settled(const Ctx& c, const End& e, const std::vector<I64>& scores) {
 }
 
 // The game's walk (audit_hands' arguments in ``args``): its rows given to ``out``.
-py::object audit_game(const Ctx& c, PyObject* const* args, core::HandRowsOut& out,
-                      const py::object& rows) {
+py::object audit_game(const Ctx& c, PyObject* const* args, core::HandRowsOut& out) {
     const Names& nm = names();
     PyObject* played = args[0];
     if (!PyList_CheckExact(played) || PyList_GET_SIZE(played) == 0) declined();
@@ -554,17 +553,13 @@ py::object audit_game(const Ctx& c, PyObject* const* args, core::HandRowsOut& ou
     outcome[nm.log_end] = log_end;
     outcome[nm.tenpai] = end.tenpai;
     const bool end_settled = settled(c, end, scores);
-    py::object given = out.cells() ? py::object(py::int_(out.count())) : rows;
-    return py::make_tuple(given, values, chain, outcome, py::bool_(end_settled));
+    return py::make_tuple(out.given(), values, chain, outcome, py::bool_(end_settled));
 }
 
 // audit_hands(played, start, chain, ctx, file, log_id, owari[, part_rows, table, source])
 PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return core::python_errors([&]() -> PyObject* {
-        if (nargs != 7 && nargs != 10) {
-            PyErr_SetString(PyExc_TypeError, "audit_hands takes 7 or 10 arguments");
-            throw py::error_already_set();
-        }
+        if (nargs != 7 && nargs != 10) throw py::type_error("audit_hands takes 7 or 10 arguments");
         Ctx c = read_ctx(args[3]);
         c.file = args[4];
         c.log_id = args[5];
@@ -572,7 +567,7 @@ PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noe
         const py::object rows = core::own(PyList_New(0));
         core::HandRowsOut out = core::hand_rows_out(args, nargs, c.core_win_row, rows.ptr());
         try {
-            return audit_game(c, args, out, rows).release().ptr();
+            return audit_game(c, args, out).release().ptr();
         } catch (...) {  // declined or failed: no row of the game stays in the table
             out.rollback();
             throw;
