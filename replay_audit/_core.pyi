@@ -386,7 +386,8 @@ def audit_hands(
     log_id: str | None,
     owari: Any,
     /,
-) -> tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any, bool] | None:
+    *target: Any,
+) -> tuple[list[dict[str, Any]] | int, dict[int, WinValue], tuple[int, ...], Any, bool] | None:
     """The ``hands`` rows of a game in which nothing is to be reported, from its first
     hand's computed start (round, honba, sticks, dealer) and scores
     (``auditing.game._GameAuditor.run`` is the reference): the rows, the wins' values
@@ -397,7 +398,11 @@ def audit_hands(
     None, nothing written, for anything else.  ``ctx``: an
     ``auditing.game.HandsContext`` (the rules' part, shared by games), whose fields the
     core reads by name (a TypeError for a missing or unset one); ``file`` and
-    ``log_id`` fill the rows; ``owari`` None leaves the game's end to Python."""
+    ``log_id`` fill the rows; ``owari`` None leaves the game's end to Python.
+    ``target`` (a ``PartRows``, the index of its hands table, the file as a str): the
+    rows go into that table as cells and their number comes back for the rows (where
+    it takes rows and ``ctx.win_row`` is ``win_row``; else the rows); a game declined
+    or failed takes back what it wrote (src/core/hand_row.hpp)."""
 
 def final_points(
     scores: tuple[int, ...], sticks_left: int, final: object, /

@@ -17,7 +17,7 @@ import hashlib
 from pathlib import Path, PurePath
 from typing import Any, Protocol
 
-from replay_audit.auditing.game import _finding_row, _game_row, audit_game
+from replay_audit.auditing.game import HandsSink, _finding_row, _game_row, audit_game
 from replay_audit.auditing.lobby import TONPUU
 from replay_audit.auditing.rows import FileAudit
 from replay_audit.io.read import read_stored
@@ -64,6 +64,7 @@ def audit_file(
     with_facts: bool = True,
     stored_digest: bool = False,
     facts_sink: FactsSink | None = None,
+    hands_sink: HandsSink | None = None,
 ) -> FileAudit:
     """Audit every game in one file.  Never raises in lenient mode: an unreadable
     file becomes one ``parse`` finding and status ``error``.
@@ -75,12 +76,17 @@ def audit_file(
 
     ``facts_sink`` (the runner's, when it writes parts): the hand facts and score
     history go there instead of the ``FileAudit``, whose two lists stay empty; where
-    the sink does not take them, they are the ``FileAudit``'s as without it."""
+    the sink does not take them, they are the ``FileAudit``'s as without it.
+
+    ``hands_sink`` (the same runner's, for this file): the ``hands`` rows the core
+    makes in a game's one call go there, counted in ``FileAudit.hands_written``
+    instead of being in ``FileAudit.hands``; the rest are the ``FileAudit``'s."""
+    args = (path, rules, strict, with_facts, False, stored_digest, facts_sink, hands_sink)
     if not gc.isenabled():  # the caller has the collector off: it stays off
-        return _audit_file(path, rules, strict, with_facts, False, stored_digest, facts_sink)
+        return _audit_file(*args)
     gc.disable()  # see the note above audit_file
     try:
-        return _audit_file(path, rules, strict, with_facts, False, stored_digest, facts_sink)
+        return _audit_file(*args)
     finally:
         gc.enable()
 
@@ -113,6 +119,7 @@ def _audit_file(
     replay_only: bool = False,
     stored_digest: bool = False,
     sink: FactsSink | None = None,
+    hands_sink: HandsSink | None = None,
 ) -> FileAudit:
     if isinstance(path, PurePath):  # its text once: the name and os.open both read it
         path = str(path)
@@ -129,7 +136,7 @@ def _audit_file(
         game = _parse(data, p, fa.format, strict)
         stage = "replay"
         try:
-            _audit_parsed(fa, game, rule_set, strict, with_facts, replay_only, sink)
+            _audit_parsed(fa, game, rule_set, strict, with_facts, replay_only, sink, hands_sink)
         except Exception:
             if sink is not None:  # any facts it took are of a file that failed
                 sink.drop()
@@ -169,6 +176,9 @@ def _audit_file(
         fa.error = f"{p}: {message}"
         fa.games.clear()
         fa.hands.clear()
+        if hands_sink is not None:  # the rows it took go as ``hands`` did
+            hands_sink.drop()
+        fa.hands_written = 0
         fa.hand_facts.clear()
         fa.game_facts.clear()
         fa.score_history.clear()
@@ -193,11 +203,18 @@ def _audit_parsed(
     with_facts: bool,
     replay_only: bool = False,
     sink: FactsSink | None = None,
+    hands_sink: HandsSink | None = None,
 ) -> None:
     p = fa.path
-    findings, hand_rows, used = audit_game(game, rule_set, replay_only=replay_only)
-    fa.games.append(_game_row(game, used, findings, hand_rows))
+    findings, hand_rows, used = audit_game(
+        game, rule_set, replay_only=replay_only, hands_sink=hands_sink
+    )
+    game_row = _game_row(game, used, findings, hand_rows)
+    fa.games.append(game_row)
     fa.hands += hand_rows
+    if hands_sink is not None and hands_sink.rows:  # the rows the part took: results too
+        fa.hands_written = hands_sink.rows
+        game_row["results"] += hands_sink.rows
     if findings:  # most files have none: their checks are skipped
         problems = [f for f in findings if f.category != INFO]
         if strict and problems:

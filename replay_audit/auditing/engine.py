@@ -88,22 +88,28 @@ EventsExcept = Callable[["tuple[Event, ...]", "tuple[type, ...]"], "list[Event] 
 """``_core.events_except``: ``events, skip``."""
 
 
-AuditHands = Callable[
-    [
-        "list[tuple[HandLog, HandReplay]]",
-        "HandState | HandLog",
-        "tuple[int, ...]",
-        object,
-        str,
-        "str | None",
-        Any,
-    ],
-    "tuple[list[dict[str, Any]], dict[int, WinValue], tuple[int, ...], Any, bool] | None",
-]
-"""``_core.audit_hands``: ``played, start, chain, ctx, file, log_id, owari`` (``ctx``
-an ``auditing.game.HandsContext``, read by field name); how the game ended comes back
-as a dict keyed as ``_Outcome``, then whether its end is settled (nothing for
-``_check_game_end`` to report)."""
+class AuditHands(Protocol):
+    """``_core.audit_hands``: ``played, start, chain, ctx, file, log_id, owari`` (``ctx``
+    an ``auditing.game.HandsContext``, read by field name); how the game ended comes
+    back as a dict keyed as ``_Outcome``, then whether its end is settled (nothing for
+    ``_check_game_end`` to report).  With ``target`` (a part's ``_core.PartRows``, its
+    hands table's index, the file: ``report.part_rows.HandsSink.target``) the rows go
+    into that table and their number comes back in their place."""
+
+    def __call__(
+        self,
+        played: list[tuple[HandLog, HandReplay]],
+        start: HandState | HandLog,
+        chain: tuple[int, ...],
+        ctx: object,
+        file: str,
+        log_id: str | None,
+        owari: Any,
+        /,
+        *target: Any,
+    ) -> (
+        tuple[list[dict[str, Any]] | int, dict[int, WinValue], tuple[int, ...], Any, bool] | None
+    ): ...
 
 
 class FinalPoints(Protocol):

@@ -13,7 +13,7 @@ Must not: read files or catch a file's errors (``auditing.auditor``).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from replay_audit.auditing.base import _Outcome, _problems
 from replay_audit.auditing.chain import _final_rule
@@ -152,8 +152,30 @@ def _detected(game: Game) -> tuple[RuleSet, Era]:
     return found
 
 
+class HandsSink(Protocol):
+    """Where the runner's part takes one file's ``hands`` rows straight from the core
+    (``report.part_rows.PartRows.hands_sink``), without a dict per row."""
+
+    rows: int
+    """The rows written so far."""
+
+    def target(self) -> tuple[Any, int, str] | None:
+        """``_core.audit_hands``' last three arguments (the part's ``_core.PartRows``,
+        the hands table's index, the file); None where the rows are to be dicts."""
+
+    def took(self, rows: int) -> None:
+        """``_core.audit_hands`` wrote ``rows`` rows of a game."""
+
+    def drop(self) -> None:
+        """Take back what the file's games wrote: the file failed after them."""
+
+
 class _GameAuditor(_Hands):
     """Walks one game; collects findings and the ``hands`` rows."""
+
+    hands_sink: HandsSink | None = None
+    """Where the core writes the game's ``hands`` rows instead of ``hand_rows``
+    (``audit_game(hands_sink=)``), in the one call only."""
 
     def run(self) -> None:
         replay = self.replay()
@@ -217,11 +239,21 @@ class _GameAuditor(_Hands):
             chain = self._start_scores(first, chain)
         game = self.game
         owari = game.owari if not game.errors else None  # (lost hands: Python's end)
-        got = audit_hands(played, start, chain, ctx, meta.source, meta.log_id, owari)
+        # the rows straight into the runner's part (none where the chips check reads them)
+        sink = self.hands_sink if not self.rules.chips else None
+        target = sink.target() if sink is not None else None
+        if target is None:
+            got = audit_hands(played, start, chain, ctx, meta.source, meta.log_id, owari)
+        else:
+            got = audit_hands(played, start, chain, ctx, meta.source, meta.log_id, owari, *target)
         if got is None:
             return False
         rows, values, end_scores, ended, settled = got
-        self.hand_rows.extend(rows)
+        if isinstance(rows, int):  # written into the part: their number
+            assert sink is not None
+            sink.took(rows)
+        else:
+            self.hand_rows.extend(rows)
         self.win_values.update(values)
         if not settled:  # the core did not find the end as the rules have it: Python's
             outcome: _Outcome = ended  # a dict keyed as ``_Outcome`` (its keys, by name)
@@ -356,15 +388,22 @@ def _new_hands_context(
 
 
 def audit_game(
-    game: Game, rules: RuleSet | None = None, *, replay_only: bool = False
+    game: Game,
+    rules: RuleSet | None = None,
+    *,
+    replay_only: bool = False,
+    hands_sink: HandsSink | None = None,
 ) -> tuple[list[Finding], list[dict[str, Any]], RuleSet]:
     """Audit one parsed game: its findings, its ``hands`` rows and the rules used.
 
     ``replay_only`` stops after the replay (``validate``): the log's own
     consistency, its moves against the wall and the hands, without scoring or
-    payments, so no ``hands`` rows."""
+    payments, so no ``hands`` rows.  ``hands_sink`` (the runner's): the rows the
+    core makes in the game's one call go there (``hands_sink.rows`` of them), not
+    into the rows returned."""
     used, era = _detected(game) if rules is None else (rules, None)
     auditor = _GameAuditor(game, used, era, read_lobby=rules is None)
+    auditor.hands_sink = hands_sink
     for err in game.errors:
         auditor.findings.append(
             Finding(

@@ -61,6 +61,10 @@ class FileAudit:
     hand_facts: list[dict[str, Any]] = field(default_factory=list)
     game_facts: list[dict[str, Any]] = field(default_factory=list)
     score_history: list[dict[str, Any]] = field(default_factory=list)
+    hands_written: int = 0
+    """The ``hands`` rows the runner's part took straight from the core
+    (``audit_file(..., hands_sink=)``, ``report.part_rows.HandsSink``): counted among
+    the file's results, but not in ``hands``."""
 
     def file_row(self) -> dict[str, Any]:
         return {
@@ -69,7 +73,7 @@ class FileAudit:
             "status": self.status,
             "games": len(self.games),
             "hands": sum(g["hands"] for g in self.games),
-            "results": len(self.hands),
+            "results": len(self.hands) + self.hands_written,
             "findings": sum(1 for f in self.findings if f["category"] != INFO),
             "notes": sum(1 for f in self.findings if f["category"] == INFO),
             "error": self.error,

@@ -20,6 +20,9 @@ need not even be dicts: ``facts_sink`` gives ``audit_file`` a ``FactsSink`` thro
 which the core's facts pass writes them cell by cell into their tables
 (``stats.file_facts.file_facts_into``), the tables ``add`` would make of the dicts
 (``tests/test_part_facts_sink.py`` holds the two ways equal over the shared corpus).
+The ``hands`` rows likewise: ``hands_sink`` gives ``audit_file`` a ``HandsSink`` into
+whose table the game's one call to the core (``_core.audit_hands``) writes each row's
+cells (``tests/test_part_hands_sink.py``).
 
 Must not: know the layout of a report folder (``report.store``) or audit
 anything.
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
 
 FACTS_TABLES = ("hand_facts", "score_history")
 """The tables a ``FactsSink`` writes, as ``file_facts_into`` takes them."""
+HANDS_TABLE = "hands"
+"""The table a ``HandsSink`` writes."""
 
 
 class PartRows:
@@ -64,6 +69,10 @@ class PartRows:
         if writable and all(t in self.tables for t in FACTS_TABLES):
             hands, scores = (self.tables.index(t) for t in FACTS_TABLES)
             self._facts = (hands, scores)
+        self._hands: int | None = None
+        """The hands table, where the core can write it."""
+        if self._core is not None and HANDS_TABLE in self.tables:
+            self._hands = self.tables.index(HANDS_TABLE)
 
     def add(self, rows: Sequence[Sequence[dict[str, Any]]], source: str) -> None:
         """One file's rows of every table (in ``tables`` order), ``source`` being the
@@ -86,6 +95,12 @@ class PartRows:
         """A ``FactsSink`` for one file's facts (``audit_file(..., facts_sink=)``); None
         where the core cannot write them (no core, or no such tables here)."""
         return FactsSink(self) if self._facts is not None else None
+
+    def hands_sink(self, source: str) -> HandsSink | None:
+        """A ``HandsSink`` for the ``hands`` rows of the file ``source`` (its path as
+        ``audit_file`` reports it, ``FileAudit.path``: the rows' ``__source__``); None
+        where the core cannot write them."""
+        return HandsSink(self, source) if self._hands is not None else None
 
     def table(self, name: str) -> pa.Table:
         """The part's table ``name``: ``codec.rows_to_table(rows, sources)`` of its rows."""
@@ -151,3 +166,52 @@ class FactsSink:
             core.rollback(t, mark)
             part.counts[t] -= count
         self._taken = None
+
+
+class HandsSink:
+    """One file's ``hands`` rows, written by the game's one call to the core
+    (``_core.audit_hands``) straight into a ``PartRows``' hands table
+    (``auditing.game.HandsSink``).  Made per file: ``drop`` takes back what this
+    file's games wrote, and nothing of any other file."""
+
+    __slots__ = ("_mark", "_part", "_source", "rows")
+
+    def __init__(self, part: PartRows, source: str) -> None:
+        self._part = part
+        self._source = source
+        self._mark: tuple[int, int, int] | None = None
+        """The table's mark before this file's first game wrote."""
+        self.rows = 0
+        """The rows written so far (not in the ``FileAudit``'s ``hands``)."""
+
+    def target(self) -> tuple[CorePartRows, int, str] | None:
+        """What ``_core.audit_hands`` takes to write a game's rows: the part's core
+        tables, the hands table's index and the file; None where the rows are to be
+        dicts (the table went to Python's path)."""
+        part = self._part
+        core, t = part._core, part._hands
+        assert core is not None and t is not None
+        if t in part._python:
+            return None
+        if self._mark is None:
+            self._mark = core.mark(t)
+        return core, t, self._source
+
+    def took(self, rows: int) -> None:
+        """``_core.audit_hands`` wrote ``rows`` rows of a game (a game it declined or
+        failed on took its own back)."""
+        self.rows += rows
+        t = self._part._hands
+        assert t is not None
+        self._part.counts[t] += rows
+
+    def drop(self) -> None:
+        """Take back every row this file wrote (the file failed after them)."""
+        part = self._part
+        core, t = part._core, part._hands
+        assert core is not None and t is not None
+        if self._mark is not None:  # (the table goes to Python's path only in ``add``)
+            core.rollback(t, self._mark)
+        part.counts[t] -= self.rows
+        self.rows = 0
+        self._mark = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from replay_audit.auditing.auditor import audit_file, validate_file
+from replay_audit.auditing.auditor import audit_file, display_name, validate_file
 from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 from replay_audit.model.rules.ruleset import RuleSet
 from replay_audit.report.part_rows import PartRows
@@ -117,13 +117,19 @@ def _audit_chunk(task: ChunkTask) -> ChunkResult:
     digesting = worker in _DIGESTING
     # audit_file's facts go straight into the part's tables where the core can write
     # them (no dict per row: report.part_rows.FactsSink); the FileAudit's two lists of
-    # them are then empty, and ``tables.counts`` has them
+    # them are then empty, and ``tables.counts`` has them; the ``hands`` rows of a game
+    # the core audits in one call likewise (``HandsSink``; ``FileAudit.hands_written``)
     sinking = tables is not None and worker is audit_file and tables.facts_sink() is not None
     for path in task.paths:
         if sinking:
             assert tables is not None
             fa = audit_file(
-                path, rules, strict=strict, stored_digest=True, facts_sink=tables.facts_sink()
+                path,
+                rules,
+                strict=strict,
+                stored_digest=True,
+                facts_sink=tables.facts_sink(),
+                hands_sink=tables.hands_sink(display_name(path)),
             )
         elif digesting:
             fa = worker(path, rules, strict=strict, stored_digest=True)

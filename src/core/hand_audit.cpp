@@ -15,7 +15,8 @@
 // Past the last hand it checks the game's end as auditing/chain.py::_check_game_end
 // does where the log has one reading of its final points (game_end.hpp): settled where
 // the rules end the game there and the final line agrees, else the Python code checks
-// the end (the hands' rows stand either way).
+// the end (the hands' rows stand either way).  The rows are dicts or, for the runner's
+// parts, the cells of a part's hands table (hand_row.hpp), taken back if declined.
 #include "hand_audit.hpp"
 
 #include <Python.h>
@@ -28,7 +29,9 @@
 
 #include "game_end.hpp"
 #include "hand_events.hpp"
+#include "hand_row.hpp"
 #include "py_errors.hpp"
+#include "score_bindings.hpp"
 #include "slots.hpp"
 
 namespace py = pybind11;
@@ -79,8 +82,6 @@ py::object attr(PyObject* obj, PyObject* name) {
 
 constexpr I64 kBound = I64{1} << 40;
 
-constexpr Py_ssize_t kRowColumns = 34;  // the columns of a hands row (hands.csv)
-
 // A plain int (not a bool or a subclass) within +-2**40, else the core declines.
 I64 plain(PyObject* v) {
     if (!v || !PyLong_CheckExact(v)) declined();
@@ -113,14 +114,13 @@ py::object joined(const std::vector<I64>& values, std::size_t n) {
 
 py::object number(I64 x) { return py::reinterpret_steal<py::object>(PyLong_FromLongLong(x)); }
 
-void put(PyObject* row, PyObject* key, PyObject* value) {
-    if (!value || PyDict_SetItem(row, key, value) < 0) throw py::error_already_set();
-}
+void put(core::HandRow& row, PyObject* key, PyObject* value) { row.put(key, value); }
 
 // What the game holds constant: the rules' part (auditing/game.py::HandsContext, which
 // the games of one lobby and hour share) and the game's own (its file, log id, owari).
 struct Ctx {
     PyObject* win_row;
+    bool core_win_row;  // _core.win_row itself: called without its Python call
     PyObject* core_rules;
     PyObject* riichi_type;
     PyObject* win_type;
@@ -168,6 +168,7 @@ Ctx read_ctx(PyObject* t) {
     auto at = [&v](int i) { return v[i]; };
     Ctx c;
     c.win_row = at(X_WIN_ROW);
+    c.core_win_row = core::is_core_win_row(c.win_row);
     c.core_rules = at(X_CORE_RULES);
     c.riichi_type = at(X_RIICHI_TYPE);
     c.win_type = at(X_WIN_TYPE);
@@ -240,7 +241,7 @@ std::vector<I64> noten(const std::vector<bool>& flags, I64 players, I64 total) {
 }
 
 // One result's draw part (auditing/hands.py::_audit_draw): its cells, its payments.
-std::vector<I64> audit_draw(const Ctx& c, PyObject* ev, PyObject* rr, PyObject* row,
+std::vector<I64> audit_draw(const Ctx& c, PyObject* ev, PyObject* rr, core::HandRow& row,
                             PyObject* hand_scores, I64 dealer, End* end) {
     const Names& nm = names();
     const auto players = static_cast<std::size_t>(c.players);
@@ -314,10 +315,10 @@ py::object hand_label(const Ctx& c, PyObject* hand) {
 }
 
 // One hand (auditing/hands.py::_audit_hand) from ``at``, ``scores`` its start scores
-// (the scores after it on return); its rows appended to ``rows``, its wins' values
+// (the scores after it on return); its rows given to ``rows``, its wins' values
 // set in ``values`` by id.
 void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
-                std::vector<I64>& scores, PyObject* rows, PyObject* values, End* end) {
+                std::vector<I64>& scores, core::HandRowsOut& rows, PyObject* values, End* end) {
     const Names& nm = names();
     const auto players = static_cast<std::size_t>(c.players);
     if (scores.size() < players) declined();
@@ -378,11 +379,8 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
         ++k;
         const std::vector<I64> deltas = ints(attr(ev, nm.deltas).ptr());
         for (std::size_t s = 0; s < deltas.size() && s < logged.size(); ++s) logged[s] += deltas[s];
-        // sized for the whole row at once (the hands table's 34 columns, the win's own
-        // written by win_row): a new dict grew to them in three resizes
-        py::object row = py::reinterpret_steal<py::object>(_PyDict_NewPresized(kRowColumns));
-        if (!row) throw py::error_already_set();
-        PyObject* r = row.ptr();
+        core::HandRow r;  // a dict, or the cells of the part's table (hand_row.hpp)
+        rows.begin(r);
         put(r, nm.file, c.file);
         put(r, nm.log_id, c.log_id);
         put(r, nm.hand_index, index.ptr());
@@ -404,18 +402,24 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
         if (is_win) {
             py::object ctx = attr(rr, nm.win);
             if (ctx.ptr() == Py_None || truth(attr(rr, nm.pao).ptr())) declined();
-            py::object sticks_o = number(sticks), players_o = number(c.players);
-            PyObject* args[9] = {r,         ev,          ctx.ptr(),      c.core_rules,
-                                 dealer_o.ptr(), players_o.ptr(), honba_o.ptr(), sticks_o.ptr(),
-                                 first_done ? Py_False : Py_True};
-            PyObject* got = PyObject_Vectorcall(c.win_row, args, 9, nullptr);
-            if (!got) throw py::error_already_set();
-            py::object held = py::reinterpret_steal<py::object>(got);
+            py::object held;
+            if (c.core_win_row) {
+                held = core::win_row_into(r, ev, ctx.ptr(), c.core_rules, at.dealer, c.players,
+                                          at.honba, sticks, !first_done);
+            } else {  // another win_row (a test's): its call, on the dict
+                py::object sticks_o = number(sticks), players_o = number(c.players);
+                PyObject* args[9] = {r.dict, ev, ctx.ptr(), c.core_rules, dealer_o.ptr(),
+                                     players_o.ptr(), honba_o.ptr(), sticks_o.ptr(),
+                                     first_done ? Py_False : Py_True};
+                held = core::own(PyObject_Vectorcall(c.win_row, args, 9, nullptr));
+            }
+            PyObject* got = held.ptr();
             if (got == Py_None) declined();
             if (!PyTuple_CheckExact(got) || PyTuple_GET_SIZE(got) != 2) declined();
             computed = ints(PyTuple_GET_ITEM(got, 1));
             py::object id = py::reinterpret_steal<py::object>(PyLong_FromVoidPtr(ev));
-            put(values, id.ptr(), PyTuple_GET_ITEM(got, 0));
+            if (PyDict_SetItem(values, id.ptr(), PyTuple_GET_ITEM(got, 0)) < 0)
+                throw py::error_already_set();
             if (!first_done) check_ba(ev, at.honba, c.stepless ? 0 : sticks);
             first_done = true;
             const I64 seat = plain(attr(ev, nm.seat).ptr());
@@ -428,7 +432,7 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
         for (std::size_t s = 0; s < players; ++s) scores[s] += computed[s];
         put(r, nm.n_findings, zero.ptr());
         put(r, nm.status, nm.ok);
-        if (PyList_Append(rows, r) < 0) throw py::error_already_set();
+        rows.add(r);
     }
     end->at = at;
     end->index = plain(index.ptr());
@@ -495,73 +499,79 @@ bool settled(const Ctx& c, const End& e, const std::vector<I64>& scores) {
     }
 }
 
-// audit_hands(played, start, chain, ctx, file, log_id, owari)
+// The game's walk (audit_hands' arguments in ``args``): its rows given to ``out``.
+py::object audit_game(const Ctx& c, PyObject* const* args, core::HandRowsOut& out) {
+    const Names& nm = names();
+    PyObject* played = args[0];
+    if (!PyList_CheckExact(played) || PyList_GET_SIZE(played) == 0) declined();
+    const auto players = static_cast<std::size_t>(c.players);
+    PyObject* start = args[1];
+    State at{plain(attr(start, nm.round_index).ptr()), plain(attr(start, nm.honba).ptr()),
+             plain(attr(start, nm.sticks).ptr()), plain(attr(start, nm.dealer).ptr())};
+    std::vector<I64> scores = ints(args[2]);
+    if (scores.size() < players) declined();
+    py::object values = core::own(PyDict_New());
+    End end;
+    const Py_ssize_t n = PyList_GET_SIZE(played);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* pair = PyList_GET_ITEM(played, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) declined();
+        PyObject* hand = PyTuple_GET_ITEM(pair, 0);
+        if (i > 0) {
+            // chain._check_transition: the start scores, then the state
+            const std::vector<I64> recorded = ints(attr(hand, nm.scores).ptr());
+            if (recorded.size() < players) declined();
+            for (std::size_t s = 0; s < players; ++s)
+                if (recorded[s] != scores[s]) declined();
+            at = next_state(c, end, scores);
+            if (plain(attr(hand, nm.round_index).ptr()) != at.round_index ||
+                plain(attr(hand, nm.honba).ptr()) != at.honba ||
+                plain(attr(hand, nm.sticks).ptr()) != at.sticks ||
+                plain(attr(hand, nm.dealer).ptr()) != at.dealer)
+                declined();
+            end = End();
+        }
+        audit_hand(c, hand, PyTuple_GET_ITEM(pair, 1), at, scores, out, values.ptr(), &end);
+    }
+    py::tuple chain(scores.size());
+    for (std::size_t s = 0; s < scores.size(); ++s) chain[s] = number(scores[s]);
+    py::tuple winners(end.winners.size());
+    for (std::size_t s = 0; s < end.winners.size(); ++s) winners[s] = number(end.winners[s]);
+    py::tuple log_end(end.logged.size());
+    for (std::size_t s = 0; s < end.logged.size(); ++s) log_end[s] = number(end.logged[s]);
+    // how the game's last hand ended, keyed as auditing/base.py::_Outcome
+    py::dict outcome;
+    outcome[nm.winners] = winners;
+    outcome[nm.dealer_won] = py::bool_(end.dealer_won);
+    outcome[nm.draw_kind] = end.draw_kind;
+    outcome[nm.dealer_tenpai] = end.dealer_tenpai;
+    outcome[nm.sticks] = number(end.sticks_after);
+    outcome[nm.honba] = number(end.at.honba);
+    outcome[nm.round_index] = number(end.at.round_index);
+    outcome[nm.dealer] = number(end.at.dealer);
+    outcome[nm.riichi] = number(end.riichi);
+    outcome[nm.log_end] = log_end;
+    outcome[nm.tenpai] = end.tenpai;
+    const bool end_settled = settled(c, end, scores);
+    return py::make_tuple(out.given(), values, chain, outcome, py::bool_(end_settled));
+}
+
+// audit_hands(played, start, chain, ctx, file, log_id, owari[, part_rows, table, source])
 PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
     return core::python_errors([&]() -> PyObject* {
-        if (nargs != 7) {
-            PyErr_SetString(PyExc_TypeError, "audit_hands takes 7 arguments");
-            throw py::error_already_set();
-        }
+        if (nargs != 7 && nargs != 10) throw py::type_error("audit_hands takes 7 or 10 arguments");
         Ctx c = read_ctx(args[3]);
         c.file = args[4];
         c.log_id = args[5];
         c.owari = args[6];
-        const Names& nm = names();
-        PyObject* played = args[0];
-        if (!PyList_CheckExact(played) || PyList_GET_SIZE(played) == 0) declined();
-        const auto players = static_cast<std::size_t>(c.players);
-        PyObject* start = args[1];
-        State at{plain(attr(start, nm.round_index).ptr()), plain(attr(start, nm.honba).ptr()),
-                 plain(attr(start, nm.sticks).ptr()), plain(attr(start, nm.dealer).ptr())};
-        std::vector<I64> scores = ints(args[2]);
-        if (scores.size() < players) declined();
-        py::object rows = py::reinterpret_steal<py::object>(PyList_New(0));
-        py::object values = py::reinterpret_steal<py::object>(PyDict_New());
-        if (!rows || !values) throw py::error_already_set();
-        End end;
-        const Py_ssize_t n = PyList_GET_SIZE(played);
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            PyObject* pair = PyList_GET_ITEM(played, i);
-            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) declined();
-            PyObject* hand = PyTuple_GET_ITEM(pair, 0);
-            if (i > 0) {
-                // chain._check_transition: the start scores, then the state
-                const std::vector<I64> recorded = ints(attr(hand, nm.scores).ptr());
-                if (recorded.size() < players) declined();
-                for (std::size_t s = 0; s < players; ++s)
-                    if (recorded[s] != scores[s]) declined();
-                at = next_state(c, end, scores);
-                if (plain(attr(hand, nm.round_index).ptr()) != at.round_index ||
-                    plain(attr(hand, nm.honba).ptr()) != at.honba ||
-                    plain(attr(hand, nm.sticks).ptr()) != at.sticks ||
-                    plain(attr(hand, nm.dealer).ptr()) != at.dealer)
-                    declined();
-                end = End();
-            }
-            audit_hand(c, hand, PyTuple_GET_ITEM(pair, 1), at, scores, rows.ptr(), values.ptr(),
-                       &end);
+        const py::object rows = core::own(PyList_New(0));
+        core::HandRowsOut out = core::hand_rows_out(args, nargs, c.core_win_row, rows.ptr());
+        try {
+            return audit_game(c, args, out).release().ptr();
+        } catch (...) {  // declined or failed: no row of the game stays in the table
+            out.rollback();
+            throw;
         }
-        py::tuple chain(scores.size());
-        for (std::size_t s = 0; s < scores.size(); ++s) chain[s] = number(scores[s]);
-        py::tuple winners(end.winners.size());
-        for (std::size_t s = 0; s < end.winners.size(); ++s) winners[s] = number(end.winners[s]);
-        py::tuple log_end(end.logged.size());
-        for (std::size_t s = 0; s < end.logged.size(); ++s) log_end[s] = number(end.logged[s]);
-        // how the game's last hand ended, keyed as auditing/base.py::_Outcome
-        py::dict outcome;
-        outcome[nm.winners] = winners;
-        outcome[nm.dealer_won] = py::bool_(end.dealer_won);
-        outcome[nm.draw_kind] = end.draw_kind;
-        outcome[nm.dealer_tenpai] = end.dealer_tenpai;
-        outcome[nm.sticks] = number(end.sticks_after);
-        outcome[nm.honba] = number(end.at.honba);
-        outcome[nm.round_index] = number(end.at.round_index);
-        outcome[nm.dealer] = number(end.at.dealer);
-        outcome[nm.riichi] = number(end.riichi);
-        outcome[nm.log_end] = log_end;
-        outcome[nm.tenpai] = end.tenpai;
-        const bool end_settled = settled(c, end, scores);
-        return py::make_tuple(rows, values, chain, outcome, py::bool_(end_settled)).release().ptr();
     });
 }
 
@@ -574,12 +584,14 @@ void def_auditor_hands(py::module_& m) {
         "audit_hands",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&audit_hands_py)),
         METH_FASTCALL,
-        "audit_hands(played, start, chain, ctx, file, log_id, owari): the hands rows of a game\n"
+        "audit_hands(played, start, chain, ctx, file, log_id, owari[, part_rows, table, file]):\n"
+        "the hands rows of a game\n"
         "in which nothing is to be reported, from the first hand's computed start and scores\n"
         "(auditing/game.py::_GameAuditor.run is the reference): (rows, values by id, the\n"
         "scores after the last hand, how it ended as a dict keyed as auditing.base._Outcome,\n"
         "whether the game's end is settled); None for anything else.  ctx:\n"
-        "auditing.game.HandsContext, read by field name."};
+        "auditing.game.HandsContext, read by field name.  With a part's table: the rows\n"
+        "written into it as cells, their number for the rows (hand_row.hpp)."};
     m.add_object("audit_hands", py::reinterpret_steal<py::object>(
                                     PyCFunction_NewEx(&audit_hands_def, nullptr, m.ptr())));
 }

@@ -6,6 +6,7 @@
 #include "score_bindings.hpp"
 
 #include "hand_events.hpp"
+#include "hand_row.hpp"
 #include "score_context.hpp"
 
 namespace core = replay_audit::core;
@@ -75,7 +76,7 @@ void append_int(char** at, const char* start, std::int64_t x) {
 
 using YakuPair = std::pair<std::int64_t, std::int64_t>;
 
-py::object win_row_impl(PyObject* row, PyObject* e, PyObject* ctx, const core::ScoreRules& rules,
+py::object win_row_impl(core::HandRow& row, PyObject* e, PyObject* ctx, const core::ScoreRules& rules,
                         long dealer, long players, std::int64_t honba, std::int64_t sticks,
                         bool first_winner) {
     const RowNames& nm = row_names();
@@ -214,8 +215,7 @@ py::object win_row_impl(PyObject* row, PyObject* e, PyObject* ctx, const core::S
                                  comp_yaku_s.ptr(),
                                  Py_None,
                                  comp_text_s.ptr()};
-    for (int i = 0; i < 17; ++i)
-        if (PyDict_SetItem(row, nm.keys[i], cells[i]) < 0) throw py::error_already_set();
+    for (int i = 0; i < 17; ++i) row.put(nm.keys[i], cells[i]);
     return py::make_tuple(std::move(value), std::move(deltas));
 }
 
@@ -231,16 +231,16 @@ PyObject* win_row_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
         return nullptr;
     }
     try {
-        const core::ScoreRules& rules = py::cast<const core::ScoreRules&>(py::handle(args[3]));
         const int first = PyObject_IsTrue(args[8]);
         if (first < 0) return nullptr;
         std::int64_t dealer, players, honba, sticks;  // plain ints, else Python's
         if (!plain_int(args[4], &dealer) || !plain_int(args[5], &players) ||
-            !plain_int(args[6], &honba) || !plain_int(args[7], &sticks) || dealer < -1000000 ||
-            dealer > 1000000 || players < 3 || players > 4)
+            !plain_int(args[6], &honba) || !plain_int(args[7], &sticks))
             Py_RETURN_NONE;
-        return win_row_impl(args[0], args[1], args[2], rules, static_cast<long>(dealer),
-                            static_cast<long>(players), honba, sticks, first != 0)
+        core::HandRow row;
+        row.dict = Py_NewRef(args[0]);
+        return core::win_row_into(row, args[1], args[2], args[3], dealer, players, honba, sticks,
+                                  first != 0)
             .release()
             .ptr();
     } catch (py::error_already_set& err) {
@@ -300,6 +300,21 @@ PyObject* events_except_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) n
 }  // namespace
 
 namespace replay_audit::core {
+
+py::object win_row_into(HandRow& row, PyObject* ev, PyObject* ctx, PyObject* rules,
+                        std::int64_t dealer, std::int64_t players, std::int64_t honba,
+                        std::int64_t sticks, bool first_winner) {
+    const ScoreRules& r = py::cast<const ScoreRules&>(py::handle(rules));
+    if (dealer < -1000000 || dealer > 1000000 || players < 3 || players > 4) return py::none();
+    return win_row_impl(row, ev, ctx, r, static_cast<long>(dealer), static_cast<long>(players),
+                        honba, sticks, first_winner);
+}
+
+bool is_core_win_row(PyObject* f) {
+    return PyCFunction_Check(f) &&
+           PyCFunction_GET_FUNCTION(f) ==
+               reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&win_row_py));
+}
 
 void def_auditor_win(py::module_& m) {
     static PyMethodDef win_row_def = {
