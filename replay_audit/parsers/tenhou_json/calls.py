@@ -140,8 +140,10 @@ def _copy_order(code: int, reds: frozenset[Tile]) -> tuple[Tile, ...]:
     return tuple(4 * k + c for c in copies)
 
 
+@lru_cache(maxsize=1024)
 def _key(code: int, reds: frozenset[Tile]) -> tuple[int, bool]:
-    """(kind, red) of a code in a game with these red fives (none: every five plain)."""
+    """(kind, red) of a code in a game with these red fives (none: every five plain).
+    Remembered like ``_copy_order``: the merge asks it for every discard."""
     k, red = tenhou6_kind(code)
     return k, red and bool(reds)
 
