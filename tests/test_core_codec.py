@@ -144,9 +144,12 @@ def test_corpus_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write = store.rows_to_table
 
     def checked(rows: list[dict[str, Any]], sources: Sequence[str] | None = None) -> pa.Table:
-        assert core is not None and core.row_columns(rows) is not None  # no decline here
-        assert_same_columns(core.row_columns(rows), codec._py_columns(rows))
-        for col in codec._py_columns(rows)[1]:
+        assert core is not None
+        core_columns = core.row_columns(rows)
+        assert core_columns is not None  # no decline here
+        py_columns = codec._py_columns(rows)  # each side's columns worked out once
+        assert_same_columns(core_columns, py_columns)
+        for col in py_columns[1]:
             values = list(col)
             kind = core.plain_kind(values)
             assert kind == codec._py_plain_kind(values)

@@ -43,7 +43,7 @@ from replay_audit.parsers.tenhou_xml import (
     from_columns,
     parse_tenhou_xml,
 )
-from tests.conftest import CORPUS, FIXTURES, need
+from tests.conftest import CORPUS, FIXTURES, need, shard
 
 try:
     from replay_audit import _core
@@ -93,13 +93,39 @@ def _corpus_paths() -> list[Path]:
     )
 
 
-def test_corpus_games_equal_python_reader(corpus_games: dict[Path, Game]) -> None:
-    """Every mjlog XML of the shared corpus: the core's Game equals the Python
-    reader's.  The core may decline an unusual document, never a Phoenix log."""
+_CORPUS_SHARDS = 3
+"""``test_corpus_games_equal_python_reader``'s shards: the Python reader's parse of
+the whole corpus is the slow half, spread over the workers."""
+
+
+@pytest.mark.corpus
+def test_the_reader_shards_hold_every_corpus_file(corpus_games: dict[Path, Game]) -> None:
+    """The shards below read every mjlog XML of the corpus (``corpus_games``' files), each
+    once, the 2,770 Phoenix logs among them."""
+    need(CORPUS)
+    paths = _corpus_paths()
+    parts = [shard(paths, k, _CORPUS_SHARDS) for k in range(_CORPUS_SHARDS)]
+    assert sorted(p for part in parts for p in part) == sorted(corpus_games) == sorted(paths)
+    assert len(paths) >= 2800
+    assert sum("phoenix" in p.parent.name for p in paths) >= 2770
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("part", range(_CORPUS_SHARDS))
+def test_corpus_games_equal_python_reader(corpus_games: dict[Path, Game], part: int) -> None:
+    """Every mjlog XML of the shared corpus (this shard's): the core's Game equals the
+    Python reader's.  The core may decline an unusual document, never a Phoenix log.
+    ``corpus_games``, which the other corpus tests read, is held to the Python reader
+    here too: it is ``parse_tenhou_xml``'s default reading (the core's, or the Python
+    reader's where the core declines)."""
+    need(CORPUS)
+    files = shard(_corpus_paths(), part, _CORPUS_SHARDS)
     declined: Counter[str] = Counter()
     read = 0
-    for path, expected in corpus_games.items():
+    for path in files:
         data = gzip.decompress(path.read_bytes())
+        expected = parse_tenhou_xml(data, str(path), engine="python")
+        assert corpus_games[path] == expected, path
         game = from_columns.game_from_core(data, str(path))
         if game is None:
             declined[path.parent.name] += 1
@@ -109,8 +135,7 @@ def test_corpus_games_equal_python_reader(corpus_games: dict[Path, Game]) -> Non
             continue
         assert game == expected, path
         read += 1
-    assert read + sum(declined.values()) == len(corpus_games) >= 2800
-    assert read >= 2770
+    assert read + sum(declined.values()) == len(files) >= 2800 // _CORPUS_SHARDS
     print(f"core read {read} documents, declined {dict(declined) or 'none'}")
 
 

@@ -93,20 +93,39 @@ def _core_wall(record: bytes, flipped: bool) -> Wall:
     return Wall(tuple(record[:n]), (record[n], record[n + 1]), flipped)
 
 
-def _assert_same(python: list[Wall], records: list[bytes], flipped: bool, where: str) -> None:
+def _assert_same(
+    python: list[Wall], records: list[bytes], flipped: bool, where: str, every_fact: bool = True
+) -> None:
+    """Every hand's wall equal, and the facts read off them (``_facts``) equal: of
+    every hand, or of the first alone (``every_fact=False``, the corpus).  A ``Wall``
+    is a frozen value of its tiles, dice and flip, and the facts are worked out from
+    those alone, so equal walls give equal facts: reading them for every hand of the
+    corpus (most of that check's time) could not fail where ``==`` passed, while the
+    first hand of each game still reads them all off a core record."""
     assert len(records) == len(python), where
     for k, (w, record) in enumerate(zip(python, records, strict=True)):
         ours = _core_wall(record, flipped)
         assert ours == w, f"{where} hand {k}"
-        assert _facts(ours) == _facts(w), f"{where} hand {k}"
+        if every_fact or k == 0:
+            assert _facts(ours) == _facts(w), f"{where} hand {k}"
 
 
-def _check_seed(seed: str, players: int, hands: int, where: str) -> list[Wall]:
-    """The core's three ways to a game's walls against replay_audit.wall's."""
-    python = walls_from_seed(seed, players, hands=hands)
+def _check_seed(
+    seed: str,
+    players: int,
+    hands: int,
+    where: str,
+    python: list[Wall] | None = None,
+    every_fact: bool = True,
+) -> list[Wall]:
+    """The core's three ways to a game's walls against replay_audit.wall's (``python``:
+    those walls where the caller has already worked them out; ``every_fact``:
+    ``_assert_same``'s)."""
+    if python is None:
+        python = walls_from_seed(seed, players, hands=hands)
     flipped = seed_format(seed) == FORMAT_HEX
     records = _core.walls(seed, players, hands)
-    _assert_same(python, records, flipped, where)
+    _assert_same(python, records, flipped, where, every_fact)
     stream = _core.WallStream(seed, players)
     assert stream.flipped is flipped
     assert list(islice(stream, hands)) == records, where
@@ -146,13 +165,13 @@ def test_every_corpus_wall_matches_python() -> None:
         if seed_m is not None:
             seed = seed_m.group(1).decode()
             try:
-                walls_from_seed(seed, players, hands=len(inits))
+                python = walls_from_seed(seed, players, hands=len(inits))
             except ValueError:
                 with pytest.raises(ValueError):
                     _core.walls(seed, players, len(inits))
                 counts["declined"] += 1
                 continue
-            _check_seed(seed, players, len(inits), where)
+            _check_seed(seed, players, len(inits), where, python, every_fact=False)
             counts["hex" if seed_format(seed) == FORMAT_HEX else "base64"] += len(inits)
             counts["three-player"] += len(inits) if players == 3 else 0
         for k, tag in enumerate(inits):

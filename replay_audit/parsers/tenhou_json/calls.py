@@ -10,6 +10,7 @@ Must not: run the simulation (``merge``) or build events of a whole hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from replay_audit.model.events import (
     Move,
@@ -115,24 +116,34 @@ class _Pool:
         self.used: set[int] = set()
 
     def take(self, code: int) -> Tile:
-        k, red = tenhou6_kind(code)
-        red = red and bool(self.reds)
-        if red:
-            order: tuple[int, ...] = tuple(c for c in range(4) if 4 * k + c in self.reds)
-        elif k < 27 and k % 9 == 4:
-            order = tuple(c for c in (1, 2, 3, 0) if 4 * k + c not in self.reds)
-        else:
-            order = (0, 1, 2, 3)
-        for c in order:
-            t = 4 * k + c
-            if t not in self.used:
-                self.used.add(t)
+        used = self.used
+        for t in _copy_order(code, self.reds):
+            if t not in used:
+                used.add(t)
                 return t
         raise ValueError(f"more copies of tile code {code} than the set has")
 
 
+@lru_cache(maxsize=1024)
+def _copy_order(code: int, reds: frozenset[Tile]) -> tuple[Tile, ...]:
+    """The tile ids a code may stand for, in the order ``_Pool.take`` hands them out.
+    Remembered: it depends on the code and the red set alone, and every tile of every
+    hand asks it (a bad code raises ``ValueError`` each time; errors are not kept)."""
+    k, red = tenhou6_kind(code)
+    red = red and bool(reds)
+    if red:
+        copies: tuple[int, ...] = tuple(c for c in range(4) if 4 * k + c in reds)
+    elif k < 27 and k % 9 == 4:
+        copies = tuple(c for c in (1, 2, 3, 0) if 4 * k + c not in reds)
+    else:
+        copies = (0, 1, 2, 3)
+    return tuple(4 * k + c for c in copies)
+
+
+@lru_cache(maxsize=1024)
 def _key(code: int, reds: frozenset[Tile]) -> tuple[int, bool]:
-    """(kind, red) of a code in a game with these red fives (none: every five plain)."""
+    """(kind, red) of a code in a game with these red fives (none: every five plain).
+    Remembered like ``_copy_order``: the merge asks it for every discard."""
     k, red = tenhou6_kind(code)
     return k, red and bool(reds)
 

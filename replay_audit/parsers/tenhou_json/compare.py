@@ -38,16 +38,27 @@ def comparable(
     the game's red-five set where it is not today's (Tenhou's 2006 set, whose id 53
     a JSON writes as a red 5p: ``model.rules.reds``); it overrides ``aka``."""
 
+    # the moves first, without the helpers below: nearly every event is one
+    if isinstance(event, Draw):
+        tile = event.tile
+        return (
+            "draw",
+            event.seat,
+            (kind(tile), is_red(tile, aka) if reds is None else tile in reds),
+        )
+    if isinstance(event, Discard):
+        tile = event.tile
+        return (
+            "discard", event.seat,
+            (kind(tile), is_red(tile, aka) if reds is None else tile in reds), event.tsumogiri,
+        )  # fmt: skip
+
     def t(tile: Tile) -> tuple[int, bool]:
         return kind(tile), is_red(tile, aka) if reds is None else tile in reds
 
     def ts(tiles: Sequence[Tile]) -> tuple[tuple[int, bool], ...]:
         return tuple(t(x) for x in tiles)
 
-    if isinstance(event, Draw):
-        return ("draw", event.seat, t(event.tile))
-    if isinstance(event, Discard):
-        return ("discard", event.seat, t(event.tile), event.tsumogiri)
     if isinstance(event, Call):
         m = event.meld
         return (

@@ -149,6 +149,8 @@ def _unclaimed_ura(ura_raw: list[Any], results: list[Event]) -> tuple[tuple[str,
 
 
 def _take_item(x: object, pool: _Pool) -> int | _CallStr:
+    if type(x) is int:  # the common case first: a tile code straight from ``json``
+        return pool.take(x)
     if _is_int(x):
         assert isinstance(x, int)
         return pool.take(x)
@@ -163,8 +165,8 @@ def _take_item(x: object, pool: _Pool) -> int | _CallStr:
 def _discard_item(x: object) -> int | str | _CallStr:
     if _is_int(x):
         assert isinstance(x, int)
-        if x not in (TSUMOGIRI, KAN_PLACEHOLDER):
-            tenhou6_kind(x)
+        if x not in _PLAIN_DISCARDS:
+            tenhou6_kind(x)  # raises: not a tile code
         return x
     if isinstance(x, str):
         if x.startswith("r"):
@@ -185,6 +187,13 @@ def _valid_code(code: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+_PLAIN_DISCARDS = frozenset(
+    [TSUMOGIRI, KAN_PLACEHOLDER, *(code for code in range(100) if _valid_code(code))]
+)
+"""What a discard column may hold as a number: tsumogiri, the kan placeholder and
+every tile code (``tenhou6_kind``'s, asked once here rather than for each discard)."""
 
 
 def _result_shape(raw: object, players: int) -> tuple[str, list[tuple[int, int]]]:

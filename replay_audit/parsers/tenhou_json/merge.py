@@ -91,42 +91,46 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
     ``discard``) to its end, branching at ambiguous calls."""
     reds = h.reds
     item: int | str | _CallStr  # a take-column or a discard-column item (no code runs)
+    # the columns and this branch's lists, bound once: the loop runs for every move
+    takes, discards = h.takes, h.discards
+    ti, di, hands, drawn_by, events = st.ti, st.di, st.hands, st.drawn, st.events
     while True:
         h.steps += 1
         if h.steps > MAX_SIM_STEPS:
             raise LimitExceededError("merging the columns took too many steps")
         depth += 1
         if phase == "take":
-            if st.ti[actor] >= len(h.takes[actor]):
+            if ti[actor] >= len(takes[actor]):
                 _finish(h, st, depth)
                 return st
-            item = h.takes[actor][st.ti[actor]]
+            item = takes[actor][ti[actor]]
             if isinstance(item, _CallStr):
                 raise _Dead(f"seat {actor} must draw but its next take is {item.text!r}", depth)
-            st.ti[actor] += 1
+            ti[actor] += 1
             if st.due_on_draw:
                 for _ in range(st.due_on_draw):
                     _reveal(h, st, depth)
                 st.due_on_draw = 0
-            st.hands[actor].append(item)
-            st.drawn[actor] = item
-            _flush(st)
-            st.events.append(Draw(seq=len(st.events), seat=actor, tile=item))
-            if st.di[actor] >= len(h.discards[actor]):
+            hands[actor].append(item)
+            drawn_by[actor] = item
+            if st.riichi_wait is not None:
+                _flush(st)
+            events.append(Draw(seq=len(events), seat=actor, tile=item))
+            if di[actor] >= len(discards[actor]):
                 _finish(h, st, depth)
                 return st
             phase = "discard"
             continue
         # discard phase: the actor's next discard-column item
-        if st.di[actor] >= len(h.discards[actor]):
+        if di[actor] >= len(discards[actor]):
             raise _Dead(f"seat {actor} must discard but its column is used up", depth)
-        item = h.discards[actor][st.di[actor]]
-        st.di[actor] += 1
+        item = discards[actor][di[actor]]
+        di[actor] += 1
         if isinstance(item, _CallStr):
             _self_call(h, st, actor, item, depth)
-            st.drawn[actor] = None
+            drawn_by[actor] = None
             phase = "take"
-            if st.ti[actor] >= len(h.takes[actor]):
+            if ti[actor] >= len(takes[actor]):
                 _finish(h, st, depth)  # chankan / ron on kita / hand ends on the kan
                 return st
             continue
@@ -134,12 +138,12 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
             raise _Dead(f"seat {actor} has a kan placeholder where a discard belongs", depth)
         riichi = isinstance(item, str)
         code = int(item[1:]) if isinstance(item, str) else item
-        drawn = st.drawn[actor]
+        drawn = drawn_by[actor]
         if code == TSUMOGIRI:
-            if drawn is None or drawn not in st.hands[actor]:
+            if drawn is None or drawn not in hands[actor]:
                 raise _Dead(f"seat {actor} discards the drawn tile but drew none", depth)
             tile = drawn
-            st.hands[actor].remove(tile)
+            hands[actor].remove(tile)
         else:
             tile = _pick(st, actor, _key(code, reds), reds, depth, avoid=drawn)
         if st.pending_dora:
@@ -147,13 +151,11 @@ def _run(h: _Hand, st: _State, actor: int, phase: str, depth: int) -> _State:
                 _reveal(h, st, depth)
             st.pending_dora = 0
         if riichi:
-            st.events.append(RiichiDeclare(seq=len(st.events), seat=actor))
-        st.events.append(
-            Discard(seq=len(st.events), seat=actor, tile=tile, tsumogiri=code == TSUMOGIRI)
-        )
+            events.append(RiichiDeclare(seq=len(events), seat=actor))
+        events.append(Discard(seq=len(events), seat=actor, tile=tile, tsumogiri=code == TSUMOGIRI))
         if riichi:
             st.riichi_wait = actor
-        st.drawn[actor] = None
+        drawn_by[actor] = None
         st.last_discard = (actor, tile)
         options = _callers(h, st, actor, tile)
         nxt = _next_seat(actor, h.players)
@@ -181,15 +183,18 @@ def _callers(h: _Hand, st: _State, discarder: int, tile: Tile) -> list[tuple[int
     """Seats whose next take is a call on exactly this tile from this seat; pon and
     daiminkan before chi (§4.7).  Never ``None`` here: the caller appends that
     option itself (nobody calls)."""
-    key = _tkey(tile, h.reds)
     pons: list[tuple[int, _CallStr]] = []
     chis: list[tuple[int, _CallStr]] = []
+    key: tuple[int, bool] | None = None  # worked out once a seat's next take is a call
+    takes, ti = h.takes, st.ti
     for seat in range(h.players):
-        if seat == discarder or st.ti[seat] >= len(h.takes[seat]):
+        if seat == discarder or ti[seat] >= len(takes[seat]):
             continue
-        item = h.takes[seat][st.ti[seat]]
+        item = takes[seat][ti[seat]]
         if not isinstance(item, _CallStr):
             continue
+        if key is None:
+            key = _tkey(tile, h.reds)
         if _key(item.codes[item.key_index], h.reds) != key:
             continue
         try:

@@ -127,4 +127,6 @@ def _nm(names: Sequence[str], seat: int) -> str:
 
 
 def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    """A JSON integer (``bool`` is an ``int`` to Python but not one here).  The exact
+    ``int`` type, what ``json`` gives, is asked first: this runs on every tile code."""
+    return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
