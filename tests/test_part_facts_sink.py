@@ -1,9 +1,10 @@
 """The runner's per-player facts written by the core straight into a part's tables
 (``report.part_rows.FactsSink``, ``_core.file_facts(..., sink)``) make the tables
 the dict rows make (``audit_file`` without a sink, its ``FileAudit`` rows through
-``PartRows.add``): over the whole shared corpus, table for table (schema, types,
-nulls, column order, ``__source__``), and the comparison fails on a planted
-difference.  Where the sink's writing stops part-way (a table that declines a row,
+``PartRows.add``): over the fixtures here, and over the whole shared corpus in
+``tests/test_part_hands_sink.py`` (both sinks on, as the runner has them: one pass of
+the corpus checks both), table for table (schema, types, nulls, column order,
+``__source__``), and the comparison fails on a planted difference.  Where the sink's writing stops part-way (a table that declines a row,
 an error in the facts pass, a file that fails after its facts were written), the
 tables roll back to the file's start and the dict rows take over: forced here.  A
 table's rollback itself (``_core.PartRows.rollback``, every column state) is held to
@@ -31,7 +32,7 @@ from replay_audit.report import part_rows
 from replay_audit.report.part_rows import FACTS_TABLES, PartRows
 from replay_audit.report.store import ROW_TABLES
 from replay_audit.stats import file_facts
-from tests.conftest import CORPUS, FIXTURES, need
+from tests.conftest import FIXTURES
 from tests.test_core_codec_part_rows import _FILE, File, assert_tables_of
 from tests.test_core_codec_part_rows import TABLES as GENERATED
 
@@ -76,23 +77,6 @@ def assert_same_parts(got: PartRows, want: PartRows) -> None:
         a, b = got.table(name), want.table(name)
         assert a.schema.equals(b.schema, check_metadata=True), name
         assert a.equals(b), name
-
-
-def _corpus_paths() -> list[Path]:
-    need(CORPUS)
-    return sorted(p for p in CORPUS.rglob("*") if p.suffix in {".gz", ".json"})
-
-
-@pytest.mark.corpus
-def test_the_cells_make_the_dicts_tables_on_the_whole_corpus() -> None:
-    paths = _corpus_paths()
-    assert len(paths) > 2000
-    by_dicts, by_cells, taken = _parts(paths)
-    assert_same_parts(by_cells, by_dicts)
-    assert taken > 2000
-    facts = [TABLES.index(t) for t in FACTS_TABLES]
-    assert min(by_cells.counts[t] for t in facts) > 100_000
-    assert not by_cells._python  # no table went to Python's path
 
 
 def test_the_fixtures_both_ways() -> None:

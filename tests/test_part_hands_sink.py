@@ -27,7 +27,7 @@ from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.events import Game
 from replay_audit.native import _core as core
 from replay_audit.report import part_rows
-from replay_audit.report.part_rows import HANDS_TABLE, PartRows
+from replay_audit.report.part_rows import FACTS_TABLES, HANDS_TABLE, PartRows
 from replay_audit.report.store import ROW_TABLES
 from tests.conftest import CORPUS, FIXTURES, need
 from tests.test_part_facts_sink import assert_same_parts
@@ -56,13 +56,14 @@ def _by_cells(part: PartRows, path: Path | str) -> FileAudit:
     return fa
 
 
-def _parts(paths: Iterable[Path | str]) -> tuple[PartRows, PartRows, int]:
+def _parts(paths: Iterable[Path | str]) -> tuple[PartRows, PartRows, int, int]:
     """The part of ``paths`` made both ways: the dict rows (no sink), then as the
     runner makes it (a facts and a hands sink per file); every other value of the two
     audits equal.  With the number of files whose hands rows the sink took (none of
-    them left in the audit's ``hands``)."""
+    them left in the audit's ``hands``), and of those whose facts the facts sink took
+    (none left in the audit either)."""
     by_dicts, by_cells = PartRows(TABLES), PartRows(TABLES)
-    taken = 0
+    taken = facts_taken = 0
     for path in paths:
         want = audit_file(path)
         _add(by_dicts, want)
@@ -75,7 +76,8 @@ def _parts(paths: Iterable[Path | str]) -> tuple[PartRows, PartRows, int]:
             taken += 1
         else:
             assert got.hands == want.hands, path
-    return by_dicts, by_cells, taken
+        facts_taken += bool(want.hand_facts) and not got.hand_facts and not got.score_history
+    return by_dicts, by_cells, taken, facts_taken
 
 
 def _corpus_paths() -> list[Path]:
@@ -89,19 +91,24 @@ def _fixtures() -> list[Path]:
 
 @pytest.mark.corpus
 def test_the_cells_make_the_dicts_tables_on_the_whole_corpus() -> None:
+    """Both sinks on, as the runner has them: this is also the whole-corpus check of
+    the facts sink (``tests/test_part_facts_sink.py`` forces its other paths)."""
     paths = _corpus_paths()
     assert len(paths) > 2000
-    by_dicts, by_cells, taken = _parts(paths)
+    by_dicts, by_cells, taken, facts_taken = _parts(paths)
     assert_same_parts(by_cells, by_dicts)
     assert taken > 2000
+    assert facts_taken > 2000
     assert by_cells.counts[HANDS] > 20_000
+    facts = [TABLES.index(t) for t in FACTS_TABLES]
+    assert min(by_cells.counts[t] for t in facts) > 100_000
     assert not by_cells._python  # no table went to Python's path
 
 
 def test_the_fixtures_both_ways() -> None:
     """The project's own fixtures (some with findings and notes, whose hands Python
     audits; tenhou.net/6 JSON): the same tables both ways, without the corpus."""
-    by_dicts, by_cells, taken = _parts(_fixtures())
+    by_dicts, by_cells, taken, _ = _parts(_fixtures())
     assert taken > 10
     assert_same_parts(by_cells, by_dicts)
 
@@ -109,7 +116,7 @@ def test_the_fixtures_both_ways() -> None:
 def test_a_planted_difference_fails() -> None:
     """The comparison sees one cell changed, and one file's source changed."""
     paths = sorted(FIXTURES.glob("*.xml"))[:4]
-    by_dicts, by_cells, taken = _parts(paths)
+    by_dicts, by_cells, taken, _ = _parts(paths)
     assert taken
     assert_same_parts(by_cells, by_dicts)
     changed = PartRows(TABLES)
@@ -215,7 +222,7 @@ def test_a_file_failing_after_its_rows_takes_them_back(monkeypatch: pytest.Monke
         real(fa, game, sink)
 
     monkeypatch.setattr(auditor, "_add_facts", then_fails)
-    by_dicts, by_cells, taken = _parts(paths)
+    by_dicts, by_cells, taken, _ = _parts(paths)
     assert taken == 2
     assert_same_parts(by_cells, by_dicts)
     failed = audit_file(failing)
