@@ -47,6 +47,19 @@ def corpus() -> Path:
     return need(CORPUS)
 
 
+def core_built(*names: str) -> pytest.MarkDecorator:
+    """Skip the test where the compiled core is not built, or is built without one of
+    ``names`` (an older build): ``test_core_wall.py::test_core_is_built`` says why.
+    One mark for the core's test files, which each wrote the same import and skipif."""
+    from replay_audit.native import _core
+
+    missing = [n for n in names if _core is None or not hasattr(_core, n)]
+    if _core is None or missing:
+        what = f"replay_audit._core.{missing[0]}" if missing else "replay_audit._core"
+        return pytest.mark.skipif(True, reason=f"{what} is not built")
+    return pytest.mark.skipif(False, reason="the compiled core is built")
+
+
 @pytest.fixture(scope="session")
 def corpus_games():
     """Every mjlog XML of the corpus parsed once for the session (path -> Game) by

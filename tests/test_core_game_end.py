@@ -32,19 +32,13 @@ from replay_audit.model.events import Game, Owari
 from replay_audit.model.findings import INFO
 from replay_audit.model.rules.presets import PRESETS
 from replay_audit.model.rules.ruleset import RuleSet
+from replay_audit.native import _core
 from replay_audit.scoring.final import Reading, final_points
 from replay_audit.scoring.final_core import FinalRule, final_rule
+from tests.conftest import core_built
 from tests.test_core_win_audit import _differences, _paths
 
-try:
-    from replay_audit import _core
-except ImportError:  # test_core_wall.py::test_core_is_built says why; these skip
-    _core = None  # type: ignore[assignment]
-
-needs_core = pytest.mark.skipif(
-    _core is None or not hasattr(_core, "final_points"),
-    reason="replay_audit._core.final_points is not built",
-)
+needs_core = core_built("final_points")
 
 FLOATING = dataclasses.replace(
     PRESETS["tenhou-4p"],

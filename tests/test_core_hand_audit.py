@@ -24,17 +24,11 @@ from replay_audit.auditing import engine as engine_module
 from replay_audit.auditing import game
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
+from replay_audit.native import _core
+from tests.conftest import core_built
 from tests.test_core_win_audit import _differences, _paths
 
-try:
-    from replay_audit import _core
-except ImportError:  # test_core_wall.py::test_core_is_built says why; these skip
-    _core = None  # type: ignore[assignment]
-
-needs_core = pytest.mark.skipif(
-    _core is None or not hasattr(_core, "audit_hands"),
-    reason="replay_audit._core.audit_hands is not built",
-)
+needs_core = core_built("audit_hands")
 
 
 def _audits(paths: list[Path], audit_hands: Callable[..., Any] | None) -> list[FileAudit]:

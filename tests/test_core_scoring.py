@@ -46,18 +46,14 @@ from replay_audit.model.rules import (
     with_overrides,
 )
 from replay_audit.model.rules.eras import rules_of_date
+from replay_audit.native import _core
 from replay_audit.scoring import core as scoring_core
 from replay_audit.scoring import hand as py_hand
 from replay_audit.scoring import payments as py_payments
 from replay_audit.scoring.context import WinContext, WinValue
-from tests.conftest import CORPUS, ROOT, need
+from tests.conftest import CORPUS, ROOT, core_built, need
 
-try:
-    from replay_audit import _core
-except ImportError:  # test_core_wall.py::test_core_is_built says why; these skip
-    _core = None  # type: ignore[assignment]
-
-needs_core = pytest.mark.skipif(_core is None, reason="replay_audit._core is not built")
+needs_core = core_built()
 
 # The Python engine, bound now: the golden-test run swaps the module attributes.
 PY_SCORE_WIN = py_hand.score_win

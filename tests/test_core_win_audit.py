@@ -30,16 +30,10 @@ from replay_audit.auditing import engine as engine_module
 from replay_audit.auditing import game, wins
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
-from tests.conftest import CORPUS, need
+from replay_audit.native import _core
+from tests.conftest import CORPUS, core_built, need
 
-try:
-    from replay_audit import _core
-except ImportError:  # test_core_wall.py::test_core_is_built says why; these skip
-    _core = None  # type: ignore[assignment]
-
-needs_core = pytest.mark.skipif(
-    _core is None or not hasattr(_core, "win_row"), reason="replay_audit._core.win_row is not built"
-)
+needs_core = core_built("win_row")
 
 
 def _paths(step: int = 1) -> list[Path]:
@@ -141,10 +135,7 @@ def test_a_win_that_disagrees_with_its_value_is_left_to_python() -> None:
 
 # ------------------------------------------------------------------ events_except
 
-needs_pick = pytest.mark.skipif(
-    _core is None or not hasattr(_core, "events_except"),
-    reason="replay_audit._core.events_except is not built",
-)
+needs_pick = core_built("events_except")
 
 
 def _unpicked(hands: list[Any], pick: Callable[..., Any]) -> list[str]:
