@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "fastcall.hpp"
 #include "py_errors.hpp"
 #include "slots.hpp"
 
@@ -241,15 +242,10 @@ bool final_line_agrees(PyObject* final, PyObject* owari, const std::vector<I64>&
 }
 
 void def_final_points(py::module_& m) {
-    static PyMethodDef final_points_def = {
-        "final_points",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&final_points_py)),
-        METH_FASTCALL,
+    add_fastcall<&final_points_py>(m, "final_points",
         "final_points(scores, sticks_left, final): (raw final scores, final points) of the\n"
         "players' seats as scoring/final.py::final_points counts them, final a\n"
-        "scoring.final_core.FinalRule; None where the core declines (a value not a plain int)."};
-    m.add_object("final_points", py::reinterpret_steal<py::object>(
-                                     PyCFunction_NewEx(&final_points_def, nullptr, m.ptr())));
+        "scoring.final_core.FinalRule; None where the core declines (a value not a plain int).");
 }
 
 }  // namespace replay_audit::core

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "fastcall.hpp"
 #include "game_end.hpp"
 #include "hand_events.hpp"
 #include "hand_row.hpp"
@@ -580,10 +581,7 @@ PyObject* audit_hands_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) noe
 namespace replay_audit::core {
 
 void def_auditor_hands(py::module_& m) {
-    static PyMethodDef audit_hands_def = {
-        "audit_hands",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&audit_hands_py)),
-        METH_FASTCALL,
+    add_fastcall<&audit_hands_py>(m, "audit_hands",
         "audit_hands(played, start, chain, ctx, file, log_id, owari[, part_rows, table, file]):\n"
         "the hands rows of a game\n"
         "in which nothing is to be reported, from the first hand's computed start and scores\n"
@@ -591,9 +589,7 @@ void def_auditor_hands(py::module_& m) {
         "scores after the last hand, how it ended as a dict keyed as auditing.base._Outcome,\n"
         "whether the game's end is settled); None for anything else.  ctx:\n"
         "auditing.game.HandsContext, read by field name.  With a part's table: the rows\n"
-        "written into it as cells, their number for the rows (hand_row.hpp)."};
-    m.add_object("audit_hands", py::reinterpret_steal<py::object>(
-                                    PyCFunction_NewEx(&audit_hands_def, nullptr, m.ptr())));
+        "written into it as cells, their number for the rows (hand_row.hpp).");
 }
 
 }  // namespace replay_audit::core

@@ -29,6 +29,7 @@
 #include "codec.hpp"
 #include "csv_rows.hpp"
 #include "facts.hpp"
+#include "fastcall.hpp"
 #include "game.hpp"
 #include "game_end.hpp"
 #include "hand_audit.hpp"
@@ -40,8 +41,8 @@
 #include "scoring.hpp"
 #include "sha512.hpp"
 #include "table_state.hpp"
-#include "wall.hpp"
 #include "waits.hpp"
+#include "wall.hpp"
 
 #ifndef REPLAY_AUDIT_CORE_SOURCES
 #define REPLAY_AUDIT_CORE_SOURCES "unknown"  // setup.py defines it: a digest of src/core
@@ -407,55 +408,30 @@ PYBIND11_MODULE(_core, m) {
           py::arg("max_elements") = 200000, py::arg("max_attribute_length") = 65536,
           "Why read_mjlog declines ``data``, or None if it reads it.");
     mj::bind_game_builder(m);
-    static PyMethodDef play_moves_def = {
-        "play_moves",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::play_moves)),
-        METH_FASTCALL,
+    core::add_fastcall<&core::play_moves>(m, "play_moves",
         "play_moves(table, events, i, draw_cls, discard_cls, th_mask, declare_cls,\n"
         "accept_cls, riichi_cost, call_cls, chi, pon, chi_allowed): the replay's\n"
         "runs of plain draws and discards (and the riichi steps, chi and pon between them)\n"
         "from events[i] on, on the table's state (changed in\n"
         "place), stopping before anything rare (replay_audit.replay.moves explains): the\n"
-        "index reached, or -1 if the first move was declined."};
-    m.add_object("play_moves",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&play_moves_def, nullptr, m.ptr())));
-    static PyMethodDef dealt_seen_def = {
-        "dealt_seen",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::dealt_seen)),
-        METH_FASTCALL,
+        "index reached, or -1 if the first move was declined.");
+    core::add_fastcall<&core::dealt_seen>(m, "dealt_seen",
         "dealt_seen(haipai, dora_indicator): a bytearray of 136 with a 1 at each tile id\n"
         "dealt and at the dora indicator (replay_audit.replay.state), or None when a tile\n"
-        "is met twice or is not an id 0-135 (the Python then names each repeat)."};
-    m.add_object("dealt_seen",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&dealt_seen_def, nullptr, m.ptr())));
-    static PyMethodDef make_value_def = {
-        "make_value",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::make_value)),
-        METH_FASTCALL,
+        "is met twice or is not an id 0-135 (the Python then names each repeat).");
+    core::add_fastcall<&core::make_value>(m, "make_value",
         "make_value(cls, *fields): an instance of the slots dataclass cls with all its\n"
         "fields given in order, set without running its __init__ (replay_audit.replay.values\n"
-        "explains); TypeError for a class whose __init__ does more than set its fields."};
-    m.add_object("make_value",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&make_value_def, nullptr, m.ptr())));
-    static PyMethodDef win_checks_def = {
-        "win_checks",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::win_checks)),
-        METH_FASTCALL,
+        "explains); TypeError for a class whose __init__ does more than set its fields.");
+    core::add_fastcall<&core::win_checks>(m, "win_checks",
         "win_checks(table, seat, tiles, win_tile, ron, win, melds, dora, ura, riichi,\n"
         "ura_from_log): True when a win's checks find nothing (complete, not furiten, the\n"
         "shown hand, melds, winning tile, dora and ura the same); False sends them to the\n"
-        "Python (replay_audit.replay.results)."};
-    m.add_object("win_checks",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&win_checks_def, nullptr, m.ptr())));
-    static PyMethodDef hand_wall_def = {
-        "hand_wall",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_wall)),
-        METH_FASTCALL,
+        "Python (replay_audit.replay.results).");
+    core::add_fastcall<&core::hand_wall>(m, "hand_wall",
         "hand_wall(record, plan, dora_indicator, haipai): a hand's (dora, ura, live,\n"
         "rinshan) from a wall record whose deal is the hand's as dealt; None if INIT's dora\n"
-        "is not the wall's; NotImplemented leaves it to replay_audit.replay.walls."};
-    m.add_object("hand_wall",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_wall_def, nullptr, m.ptr())));
+        "is not the wall's; NotImplemented leaves it to replay_audit.replay.walls.");
     m.def("decode_meld", &decode_meld, py::arg("m"), py::arg("who"), py::arg("gari") = false,
           "A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of\n"
           "replay_audit.meld.MeldKind; None where meld_code.decode_meld raises.");
@@ -464,122 +440,67 @@ PYBIND11_MODULE(_core, m) {
     def_waits(m);  // waits.hpp: the block above
 
     // ------------------------------------------------ the statistics' hand scan (facts.hpp)
-    static PyMethodDef hand_scan_def = {
-        "hand_scan",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_scan)),
-        METH_FASTCALL,
+    core::add_fastcall<&core::hand_scan>(m, "hand_scan",
         "hand_scan(events, n, haipai, classes, meld_kinds): one hand's events scanned for the\n"
         "statistics' facts, as replay_audit.stats.scan.py_scan_hand scans them (the same\n"
-        "values), or None if the core declines the hand."};
-    m.add_object("hand_scan",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_scan_def, nullptr, m.ptr())));
-    static PyMethodDef game_rows_def = {
-        "game_rows",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::game_rows)),
-        METH_FASTCALL,
+        "values), or None if the core declines the hand.");
+    core::add_fastcall<&core::game_rows>(m, "game_rows",
         "game_rows(hands, n, ctx, fallback): the rows of replay_audit.stats.facts.hand_facts\n"
         "for a game's hands (the same dicts), fallback(hand)'s for the hands the core\n"
-        "declines; None if it declines the game."};
-    m.add_object("game_rows",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&game_rows_def, nullptr, m.ptr())));
-    static PyMethodDef score_rows_def = {
-        "score_rows",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::score_rows)),
-        METH_FASTCALL,
+        "declines; None if it declines the game.");
+    core::add_fastcall<&core::score_rows>(m, "score_rows",
         "score_rows(hands, file, log_id, names, keys): the per-hand rows of\n"
-        "replay_audit.stats.game_facts.score_history; None if it declines the game."};
-    m.add_object("score_rows",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&score_rows_def, nullptr, m.ptr())));
+        "replay_audit.stats.game_facts.score_history; None if it declines the game.");
 
     // ------------------------------------------ the auditor's win (auditing/wins.py)
     core::def_auditor_win(m);  // score_bindings.hpp
 
     // ------------------------------------------------ the row codec's per-cell work (codec.hpp)
-    static PyMethodDef row_columns_def = {
-        "row_columns",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::row_columns)),
-        METH_FASTCALL,
+    core::add_fastcall<&core::row_columns>(m, "row_columns",
         "row_columns(rows): (names, columns, lacks) as replay_audit.report.codec._py_columns\n"
-        "gives them, or None if the core declines the rows."};
-    m.add_object("row_columns",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&row_columns_def, nullptr, m.ptr())));
-    static PyMethodDef plain_kind_def = {
-        "plain_kind",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::plain_kind)),
-        METH_FASTCALL,
+        "gives them, or None if the core declines the rows.");
+    core::add_fastcall<&core::plain_kind>(m, "plain_kind",
         "plain_kind(values): a column's one plain type as replay_audit.report.codec._py_plain_kind\n"
         "gives it (0 all None, 1 bool, 2 int, 3 float, 4 str, -1 other); None for other than a\n"
-        "list or tuple."};
-    m.add_object("plain_kind",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&plain_kind_def, nullptr, m.ptr())));
-    static PyMethodDef column_buffers_def = {
-        "column_buffers",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::column_buffers)),
-        METH_FASTCALL,
+        "list or tuple.");
+    core::add_fastcall<&core::column_buffers>(m, "column_buffers",
         "column_buffers(values, kind): (validity, null count, data, offsets) of a plain column\n"
-        "for pyarrow.Array.from_buffers, or None if the core declines it."};
-    m.add_object("column_buffers",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&column_buffers_def, nullptr, m.ptr())));
+        "for pyarrow.Array.from_buffers, or None if the core declines it.");
 
     // --------------------------------- the auditor's hands of a game (auditing/game.py)
     core::def_auditor_hands(m);  // hand_audit.hpp
     core::def_final_points(m);   // game_end.hpp: the one-call game's final line
 
     // ------------------------------------ a game's three fact tables in one walk (facts.hpp)
-    static PyMethodDef file_facts_def = {
-        "file_facts",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::file_facts)),
-        METH_FASTCALL,
+    core::add_fastcall<&core::file_facts>(m, "file_facts",
         "file_facts(hands, n, ctx, fallback, game_ctx): (hand facts, game facts, score history)\n"
         "of a game, as replay_audit.stats.file_facts.py_file_facts gives them, or None if the\n"
-        "core declines the game."};
-    m.add_object("file_facts",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&file_facts_def, nullptr, m.ptr())));
+        "core declines the game.");
 
     // ------------------------------------------------ one hand's event loop (replay_hand.hpp)
-    static PyMethodDef run_hand_def = {
-        "run_hand",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::run_hand)),
-        METH_FASTCALL,
+    core::add_fastcall<&core::run_hand>(m, "run_hand",
         "run_hand(table, events, run): an XML hand's events played on the replay table\n"
         "(replay_audit.replay.table._Table.run, its reference), the rooms it does not play\n"
-        "itself called back; the HandReplay.  run: a replay.table.RunArgs, read by name."};
-    m.add_object("run_hand",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_hand_def, nullptr, m.ptr())));
-    static PyMethodDef hand_walls_def = {
-        "hand_walls",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::hand_walls)),
-        METH_FASTCALL,
+        "itself called back; the HandReplay.  run: a replay.table.RunArgs, read by name.");
+    core::add_fastcall<&core::hand_walls>(m, "hand_walls",
         "hand_walls(stream, cache, hands, plans, limit, make, wall_cls): each hand's wall\n"
         "from the game's wall stream where its deal is the wall's as dealt, NotImplemented\n"
-        "where replay_audit.replay.walls._WallSource.for_hand (its reference) decides."};
-    m.add_object("hand_walls",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&hand_walls_def, nullptr, m.ptr())));
+        "where replay_audit.replay.walls._WallSource.for_hand (its reference) decides.");
 
     // ------------------------------------ the runner's parts, file by file (part_rows.hpp)
     core::def_part_rows(m);
 
     // ------------- a hand's table built by the core, a game's hands in one call (helper A)
-    static PyMethodDef new_table_def = {
-        "new_table",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::new_table)),
-        METH_FASTCALL,
+    core::add_fastcall<&core::new_table>(m, "new_table",
         "new_table(cls, hand, wall, consts): the replay table of an XML hand at its deal, as\n"
         "replay_audit.replay.state._TableState.__init__ (its reference) makes it, with the\n"
         "game's constants (a state.TableConstants, read by name); None where the core\n"
-        "declines the deal."};
-    m.add_object("new_table",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&new_table_def, nullptr, m.ptr())));
-    static PyMethodDef run_game_def = {
-        "run_game",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&replay_audit::core::run_game)),
-        METH_FASTCALL,
+        "declines the deal.");
+    core::add_fastcall<&core::run_game>(m, "run_game",
         "run_game(cls, hands, walls_of, walls, set_table, consts, run): every hand of an XML\n"
         "game replayed (its table built as\n"
         "new_table builds it, else by set_table; its events as run_hand plays them):\n"
-        "(HandReplays, findings), as replay_audit.replay.table.replay_game's loop gives them."};
-    m.add_object("run_game",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&run_game_def, nullptr, m.ptr())));
+        "(HandReplays, findings), as replay_audit.replay.table.replay_game's loop gives them.");
 
     // ------------- a stored table's CSV rows formatted in one buffer (csv_rows.hpp, helper C)
     core::def_csv_rows(m);

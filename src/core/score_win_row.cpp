@@ -5,6 +5,7 @@
 // the auditor's row, not only the scorer's values.
 #include "score_bindings.hpp"
 
+#include "fastcall.hpp"
 #include "hand_events.hpp"
 #include "hand_row.hpp"
 #include "score_context.hpp"
@@ -317,25 +318,15 @@ bool is_core_win_row(PyObject* f) {
 }
 
 void def_auditor_win(py::module_& m) {
-    static PyMethodDef win_row_def = {
-        "win_row",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&win_row_py)),
-        METH_FASTCALL,
+    add_fastcall<&win_row_py>(m, "win_row",
         "win_row(row, ev, ctx, rules, dealer, players, honba, sticks, first_winner): the\n"
         "hands row of a win that agrees with its value in every cell, filled in place\n"
         "(auditing/wins.py::_audit_win is the reference): (value, deltas); None, the row\n"
-        "untouched, for anything else (the Python code audits it)."};
-    m.add_object("win_row",
-                 py::reinterpret_steal<py::object>(PyCFunction_NewEx(&win_row_def, nullptr, m.ptr())));
-    static PyMethodDef events_except_def = {
-        "events_except",
-        reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&events_except_py)),
-        METH_FASTCALL,
+        "untouched, for anything else (the Python code audits it).");
+    add_fastcall<&events_except_py>(m, "events_except",
         "events_except(events, skip): the events of the tuple whose type is none of the\n"
         "classes of the tuple skip (exact types), in order; None if events is no tuple\n"
-        "(nor a HandEvents)."};
-    m.add_object("events_except", py::reinterpret_steal<py::object>(
-                                      PyCFunction_NewEx(&events_except_def, nullptr, m.ptr())));
+        "(nor a HandEvents).");
 }
 
 }  // namespace replay_audit::core
