@@ -472,15 +472,9 @@ def _game_row(
     if owari is not None:  # the seats with final values: the players'
         scores = owari.scores
         points = owari.points
-        if meta.players == 4:  # (written out: nearly every game, a loop cost a fifth)
-            row["final_score0"], row["final_score1"] = scores[0], scores[1]
-            row["final_score2"], row["final_score3"] = scores[2], scores[3]
-            row["final_points0"], row["final_points1"] = points[0], points[1]
-            row["final_points2"], row["final_points3"] = points[2], points[3]
-        else:
-            for s in range(min(meta.players, 4)):
-                row[_SEAT_SCORES[s]] = scores[s]
-                row[_SEAT_POINTS[s]] = points[s]
+        for s in range(min(meta.players, 4)):
+            row[_SEAT_SCORES[s]] = scores[s]
+            row[_SEAT_POINTS[s]] = points[s]
     return row
 
 

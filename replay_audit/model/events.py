@@ -244,28 +244,14 @@ class GameMeta:
     @property
     def date(self) -> str | None:
         """``YYYYMMDDHH`` (or ``YYYYMMDD`` in 2006 ids) from the log id, when it has one."""
-        global _LAST_DATE  # a one-entry memo, see below
         log_id = self.log_id
         if not log_id:
             return None
-        last = _LAST_DATE
-        if last[0] is log_id:
-            return last[1]
         head = log_id[:10]
         if head.isascii() and head.isdigit():  # the usual id: its first ten all digits
-            date = head if len(head) >= 8 else None
-        else:
-            digits = log_id[: len(log_id) - len(log_id.lstrip("0123456789"))]
-            date = digits[:10] if len(digits) >= 8 else None
-        _LAST_DATE = (log_id, date)
-        return date
-
-
-_LAST_DATE: tuple[str | None, str | None] = (None, None)
-"""``GameMeta.date``'s last answer, by its log id (the very string object): the
-audit of one game asks for it a few times (its rules, its row, its facts), and the
-log id of one game is one object.  One tuple, swapped whole, so threads that read
-it see a pair that belongs together."""
+            return head if len(head) >= 8 else None
+        digits = log_id[: len(log_id) - len(log_id.lstrip("0123456789"))]
+        return digits[:10] if len(digits) >= 8 else None
 
 
 @dataclass(frozen=True, slots=True)
