@@ -127,6 +127,31 @@ def corpus_audit(tmp_path_factory: pytest.TempPathFactory):
     return once_per_run(tmp_path_factory, "corpus_audit", lambda: run_audit([CORPUS], jobs=1))
 
 
+def corpus_sample(corpus: Path) -> list[str]:
+    """A thirteenth of the corpus for the tests of how a run is carried out (one job or two,
+    Dask, a stored report written part by part), whose content the whole-corpus tests
+    already hold: every log outside ``phoenix-2024`` (the special logs, the excerpts with
+    the corpus's findings and most of its notes, the JSON, the pairs) and every sixteenth
+    Phoenix log, in the manifest's order."""
+    lines = (corpus / "manifest.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    paths = [line.split("\t", 1)[0] for line in lines]
+    phoenix = [p for p in paths if "/phoenix-2024/" in p]
+    others = [p for p in paths if "/phoenix-2024/" not in p]
+    return sorted(str(corpus / p) for p in [*others, *phoenix[::16]])
+
+
+@pytest.fixture(scope="session")
+def corpus_sample_audit(tmp_path_factory: pytest.TempPathFactory):
+    """``corpus_sample`` audited once for the run (one job, in memory), the reference the
+    sample's other runs are compared with."""
+    need(CORPUS)
+    from replay_audit.run.local import audit_files
+
+    return once_per_run(
+        tmp_path_factory, "corpus_sample_audit", lambda: audit_files(corpus_sample(CORPUS), jobs=1)
+    )
+
+
 @pytest.fixture
 def start_shanten_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """``stats.aggregate``'s ``start_shanten`` remembering every dealt hand it is given,

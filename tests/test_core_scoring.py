@@ -328,7 +328,6 @@ def test_declined_contexts_fall_back_to_python() -> None:
 GOLDEN = (
     "tests/test_scoring_rules.py",
     "tests/test_scoring_seeds.py",
-    "tests/test_scoring_corpus.py",
     "tests/test_payments.py",
     "tests/test_toutenkou.py",
     "tests/test_variant_fixtures.py",
@@ -336,26 +335,19 @@ GOLDEN = (
 )
 """Tests that pin the scorer's and the payments' answers: worked examples of the seed
 documents, rule variants (three players, split tsumo, multiple yakuman, kazoe,
-kiriage, renhou), pao and double ron, hand-made variant games audited clean, the
-recorded values of every corpus win, and Toutenkou (which the core leaves to Python)."""
-
-_GOLDEN_PARTS = (
-    (("tests/test_scoring_corpus.py",), 1001, 0),
-    (tuple(f for f in GOLDEN if f != "tests/test_scoring_corpus.py"), 1, 101),
-)
-"""``GOLDEN`` in two runs of about the same length (so pytest-xdist can give them to
-both workers), each with the fewest calls the core must answer there: scores (the
-corpus's wins) in the first, scores and payments (the corpus's) in the second."""
+kiriage, renhou), pao and double ron, hand-made variant games audited clean, every
+corpus payment, and Toutenkou (which the core leaves to Python).
+``tests/test_scoring_corpus.py`` (the recorded values of every corpus win) is not run
+again here: it builds each win's context from the recorded tiles and yaku flags, the
+contexts ``test_every_corpus_win_scores_and_pays_the_same_in_both_engines`` holds the
+two engines equal on (the game's own rules among its variants), so the core's answers
+there are the Python engine's, which that file holds to Tenhou's."""
 
 
 @needs_core
-@pytest.mark.parametrize(("files", "scores", "payments"), _GOLDEN_PARTS, ids=["corpus", "rest"])
-def test_golden_scoring_tests_pass_with_the_core_as_the_engine(
-    tmp_path: Path, files: tuple[str, ...], scores: int, payments: int
-) -> None:
+def test_golden_scoring_tests_pass_with_the_core_as_the_engine(tmp_path: Path) -> None:
     """Run the golden test files in a fresh pytest with ``core_engine_plugin``, which
     makes ``replay_audit.native``'s functions the scoring engine before they import it."""
-    assert sorted(f for part in _GOLDEN_PARTS for f in part[0]) == sorted(GOLDEN)
     env = dict(os.environ, CORE_ENGINE_COUNTS=str(tmp_path / "counts"))
     proc = subprocess.run(
         [
@@ -371,7 +363,7 @@ def test_golden_scoring_tests_pass_with_the_core_as_the_engine(
             "--no-header",
             "-n",  # in this process: the plugin patches it and counts the calls here,
             "0",  # not in pytest-xdist's workers (addopts asks for -n auto)
-            *files,
+            *GOLDEN,
         ],
         cwd=ROOT,
         env=env,
@@ -386,8 +378,8 @@ def test_golden_scoring_tests_pass_with_the_core_as_the_engine(
         for key, value in (line.split() for line in (tmp_path / "counts").read_text().splitlines())
     )
     # the core answered (not only the fallback), for scoring and for payments
-    assert counts["score_win_core"] >= scores, counts
-    assert counts["win_deltas_core"] >= payments, counts
+    assert counts["score_win_core"] >= 100, counts  # the seeds', the rules' and variants' wins
+    assert counts["win_deltas_core"] >= 20_000, counts  # the corpus's payments among them
 
 
 # ------------------------------------------------------------------- random hands

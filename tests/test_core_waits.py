@@ -171,10 +171,15 @@ def test_the_core_agrees_on_named_shapes(text: str) -> None:
 
 
 def _patterns(n: int, most: int) -> Iterator[tuple[int, ...]]:
-    """Every pattern of ``n`` counts (each 0-4) holding at most ``most`` tiles."""
-    for p in itertools.product(range(5), repeat=n):
-        if sum(p) <= most:
-            yield p
+    """Every pattern of ``n`` counts (each 0-4) holding at most ``most`` tiles, in
+    ``itertools.product``'s order; built count by count within the budget rather than
+    by filtering all 5**n products (for the man suit, 1.95 million sums per shard)."""
+    if n == 0:
+        yield ()
+        return
+    for first in range(min(4, most) + 1):
+        for rest in _patterns(n - 1, most - first):
+            yield (first, *rest)
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from replay_audit.report.store import INDEX_NAME, PARTS_DIR
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import TABLES
 from replay_audit.run.local import audit_files
+from tests.conftest import corpus_sample
 
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
@@ -107,14 +108,14 @@ def test_dask_without_out_returns_an_in_memory_report(cluster: Any, tmp_path: Pa
 
 @pytest.mark.corpus
 def test_dask_real_audit_matches_local(
-    cluster: Any, corpus: Path, corpus_audit: Any, tmp_path: Path
+    cluster: Any, corpus: Path, corpus_sample_audit: Any, tmp_path: Path
 ) -> None:
-    """The whole corpus on the cluster gives the one-job report exactly."""
+    """The corpus sample (``tests.conftest.corpus_sample``) on the cluster gives the
+    one-job report exactly."""
     pytest.importorskip("replay_audit.io")
     from replay_audit.run.api import run_audit
 
-    got = run_audit(
-        [corpus], engine="dask", scheduler=cluster.scheduler_address, out=tmp_path / "o"
-    )
-    _same(corpus_audit, got)
-    assert got.summary()["files"] == len(pd.read_csv(corpus / "manifest.tsv", sep="\t"))
+    files = corpus_sample(corpus)
+    got = run_audit(files, engine="dask", scheduler=cluster.scheduler_address, out=tmp_path / "o")
+    _same(corpus_sample_audit, got)
+    assert got.summary()["files"] == len(files)

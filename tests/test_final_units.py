@@ -124,7 +124,7 @@ def settlements(
     return scores + placeholder, draw(st.integers(0, 6)), rules, era
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(settlements())
 def test_integer_units_match_the_fraction_settlement(
     case: tuple[tuple[int, ...], int, RuleSet, Era],

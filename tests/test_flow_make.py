@@ -4,8 +4,9 @@ its dataclass ``__init__``) against its reference, the class itself (``_py_state
 ``next_hand_from`` makes the next hand's state at every hand of the audit: over the
 whole shared corpus every state it makes is checked, as it is made, against the one
 the class makes of the same fields (equal, same hash and repr, each field the very
-object given), and the audit is the same with the reference in its place.  The check
-is shown to fail for a maker that gets one field wrong.
+object given: what the audit reads of a state is then the reference's, so a second
+audit with the reference in its place, as this test once ran, cannot differ).  The
+check is shown to fail for a maker that gets one field wrong.
 """
 
 from __future__ import annotations
@@ -72,12 +73,10 @@ def test_every_state_of_the_corpus_is_the_class_s(monkeypatch: pytest.MonkeyPatc
     eng = dataclasses.replace(engine_module.engine(), audit_hands=None)
     monkeypatch.setattr(game, "engine", lambda: eng)
     monkeypatch.setattr(flow, "MAKE_STATE", _checked(flow.MAKE_STATE, seen, count))
-    core = [audit_file(p) for p in paths]
+    audits = [audit_file(p) for p in paths]
     assert count[0] > 20_000  # a state per hand but the last of each game
     assert seen == []
-    monkeypatch.setattr(flow, "MAKE_STATE", flow._py_state)
-    reference = [audit_file(p) for p in paths]
-    assert core == reference
+    assert all(a.status == "ok" for a in audits if "confusing_nakis" not in a.path)
 
 
 def test_a_wrong_state_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,6 +36,7 @@ from replay_audit.report.stream import (
 )
 from replay_audit.report.tables import table_frame
 from replay_audit.run.local import audit_files
+from tests.conftest import corpus_sample
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -375,13 +376,6 @@ def test_small_page_has_no_cap_note(fixture_runs: tuple[AuditReport, Path], tmp_
 # ----------------------------------------------------------------- the corpus
 
 
-def _corpus_subset(corpus: Path, per_folder: int = 250) -> list[str]:
-    manifest = pd.read_csv(corpus / "manifest.tsv", sep="\t")
-    folders = manifest["path"].map(lambda p: str(Path(p).parent))
-    picked = manifest.groupby(folders, sort=True)["path"].apply(lambda s: list(s)[::7][:per_folder])
-    return sorted(str(corpus / p) for paths in picked for p in paths)
-
-
 def test_jsonl_tables_are_the_json_documents_records_stored_or_not(
     fixture_runs: tuple[AuditReport, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -406,11 +400,10 @@ def test_jsonl_tables_are_the_json_documents_records_stored_or_not(
 
 @pytest.mark.corpus
 def test_corpus_subset_json_and_html_identical(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    corpus: Path, corpus_sample_audit: AuditReport, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = _corpus_subset(corpus)
-    assert len(files) > 250
-    plain = audit_files(files, jobs=1)
+    files = corpus_sample(corpus)
+    plain = corpus_sample_audit
     stored = audit_files(files, jobs=2, out=tmp_path / "o", files_per_part=9)
     want_json = _written(plain, tmp_path / "plain", "json")
     want_html = _written(plain, tmp_path / "plain", "html")
