@@ -38,7 +38,6 @@ from replay_audit.report.store import (
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import TABLES
 from replay_audit.run.local import audit_files
-from tests.conftest import corpus_sample
 
 # --------------------------------------------------------------- fake worker
 
@@ -465,6 +464,8 @@ def test_real_audit_is_identical_for_one_job_and_two_jobs_stored(
     pandas-written one byte for byte.  The whole corpus's one-job run is pinned by
     ``tests/test_corpus_pin.py``; how a run is split and written does not depend on
     which logs it reads, and the sample holds every kind of row the corpus has."""
+    from tests.conftest import corpus_sample  # (inside: the kill test's script imports this module)
+
     files = corpus_sample(corpus)
     ref = corpus_sample_audit
     par = audit_files(files, jobs=2, out=tmp_path / "o", files_per_part=25)
