@@ -14,8 +14,6 @@ namespace replay_audit::core {
 
 namespace {
 
-constexpr std::size_t kMaxSequences = 64;  // more distinct key sequences: Python does it
-
 // An owned reference, released unless handed on with release().
 struct Ref {
     PyObject* p = nullptr;
@@ -35,16 +33,9 @@ struct Ref {
 
 PyObject* declined() { Py_RETURN_NONE; }
 
-// Two exact str keys equal (the identity test first: rows built from one template share
-// their key objects).
-bool same_key(PyObject* a, PyObject* b) {
-    if (a == b) return true;
-    return PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b) && PyUnicode_Compare(a, b) == 0;
-}
-
 // One key sequence of the rows: its keys in order (borrowed from the first row that has
 // it, alive as long as the rows), each key's column, and the keys it lacks.
-struct Sequence {
+struct RowsSequence {
     std::vector<PyObject*> keys;
     std::vector<Py_ssize_t> column;
     std::vector<Py_ssize_t> lacking;
@@ -53,7 +44,7 @@ struct Sequence {
 
 // Whether ``row``'s keys, in order, are ``seq``'s; its values written to ``out`` (room
 // for the row's size) on the way, so the dict is walked once.
-bool matches(PyObject* row, const Sequence& seq, PyObject** out) {
+bool matches(PyObject* row, const RowsSequence& seq, PyObject** out) {
     if (PyDict_GET_SIZE(row) != static_cast<Py_ssize_t>(seq.keys.size())) return false;
     Py_ssize_t pos = 0, i = 0;
     PyObject *key, *value;
@@ -87,7 +78,7 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
     try {
         // pass 1: each row's key sequence and values, and the names in the order they first
         // appear
-        std::vector<Sequence> seqs;
+        std::vector<RowsSequence> seqs;
         std::vector<PyObject*> names;  // borrowed from the rows
         std::vector<std::uint32_t> row_seq(static_cast<std::size_t>(n));
         std::vector<PyObject*> flat;  // every row's values in its order (borrowed)
@@ -114,7 +105,7 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
             }
             if (s == seqs.size()) {  // a new key sequence
                 if (seqs.size() == kMaxSequences) return declined();
-                Sequence seq;
+                RowsSequence seq;
                 Py_ssize_t pos = 0;
                 PyObject *key, *value;
                 while (PyDict_Next(row, &pos, &key, &value)) {
@@ -141,7 +132,7 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
             PyList_SET_ITEM(name_list.p, static_cast<Py_ssize_t>(j), names[j]);
         }
         // each sequence's lacking names: None when it has them all (its keys are distinct)
-        for (Sequence& seq : seqs) {
+        for (RowsSequence& seq : seqs) {
             if (seq.keys.size() == m) {
                 Py_INCREF(Py_None);
                 seq.lacks.p = Py_None;
@@ -174,7 +165,7 @@ PyObject* row_columns(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexce
         if (lacks.p == nullptr) return nullptr;
         PyObject* const* value = flat.data();
         for (Py_ssize_t r = 0; r < n; ++r) {
-            const Sequence& seq = seqs[row_seq[static_cast<std::size_t>(r)]];
+            const RowsSequence& seq = seqs[row_seq[static_cast<std::size_t>(r)]];
             for (Py_ssize_t j : seq.column) {
                 Py_INCREF(*value);
                 cells[static_cast<std::size_t>(j)][r] = *value++;

@@ -7,6 +7,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
+
 namespace replay_audit::core {
 
 // The plain kind of a value's exact type, as codec._KINDS numbers them: 1 bool, 2 int,
@@ -19,6 +21,17 @@ inline int kind_of(PyObject* v) {
     if (t == &PyFloat_Type) return 3;
     if (t == &PyUnicode_Type) return 4;
     return -1;
+}
+
+// The most distinct key sequences the row codec (row_columns) and a part's table
+// (part_rows.cpp) take; rows of more sequences are Python's.
+constexpr std::size_t kMaxSequences = 64;
+
+// Two exact str keys equal (the identity test first: rows built from one template share
+// their key objects).
+inline bool same_key(PyObject* a, PyObject* b) {
+    if (a == b) return true;
+    return PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b) && PyUnicode_Compare(a, b) == 0;
 }
 
 // _core.row_columns(rows): what codec._py_columns gives, ``(names, columns, lacks)``: the

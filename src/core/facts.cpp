@@ -17,8 +17,7 @@
 namespace py = pybind11;
 
 namespace replay_audit::core {
-
-using namespace facts_detail;
+namespace facts_detail {
 
 namespace {
 
@@ -166,7 +165,7 @@ PyObject* seat_tuple(Facts& f) {
 
 }  // namespace
 
-void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haipai,
+void scan_hand(Scan& out, PyObject* events, long n, PyObject* haipai,
                              PyObject* const* cls, PyObject* const* kinds) {
     static EventSlots draw_slots, discard_slots, declare_slots, call_slots, accept_slots,
         win_slots;
@@ -280,8 +279,8 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
             if (meld == nullptr || Py_TYPE(meld) != meld_cls) throw Declined{};
             PyObject* kind = slot_of(meld, meld_slots.at[0]);
             int k = 0;
-            while (k < kKinds && kinds[k] != kind) ++k;
-            if (k == kKinds) throw Declined{};
+            while (k < kMeldKinds && kinds[k] != kind) ++k;
+            if (k == kMeldKinds) throw Declined{};
             if (k == kAnkan || k == kKita) {
                 conceal_meld(tiles[seat], slot_of(meld, meld_tiles.at[0]));
             } else {
@@ -346,9 +345,9 @@ void facts_detail::scan_hand(Scan& out, PyObject* events, long n, PyObject* haip
     }
 }
 
-bool facts_detail::check_classes(PyObject* classes, PyObject* kinds) {
+bool check_classes(PyObject* classes, PyObject* kinds) {
     if (!PyTuple_CheckExact(classes) || PyTuple_GET_SIZE(classes) != kClasses ||
-        !PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != kKinds) {
+        !PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != kMeldKinds) {
         PyErr_SetString(PyExc_TypeError, "the facts' scan: 8 classes and 6 meld kinds, as tuples");
         return false;
     }
@@ -382,7 +381,10 @@ PyObject* scan_tuple(PyObject* events, long n, PyObject* haipai, PyObject* const
 
 }  // namespace
 
+}  // namespace facts_detail
+
 PyObject* hand_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    using namespace facts_detail;  // not at file scope: it would reach the unity build's next files
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "hand_scan takes 5 arguments");
         return nullptr;

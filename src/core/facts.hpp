@@ -34,6 +34,10 @@ PyObject* game_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) n
 // HandLog as known (its ``index`` and ``scores`` slots) or its scores not a tuple.
 PyObject* score_rows(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
+// stats.game_facts.score_history's columns, in its order: the rows of score_rows
+// (score_rows.cpp) and of file_facts' score history (file_facts.cpp).
+enum ScoreCol { sFile, sLogId, sHandIndex, sLabel, sSeat, sName, sScore, sCols };
+
 // _core.file_facts(hands, n, ctx, fallback, game_ctx): a game's three fact tables in one
 // walk over its hands (file_facts.cpp), as the tuple ``(hand facts, game facts, score
 // history)`` of replay_audit.stats.facts.hand_facts, stats.game_facts.game_facts and

@@ -19,25 +19,24 @@
 namespace py = pybind11;
 
 namespace replay_audit::core {
-
-using namespace facts_detail;
+namespace facts_detail {
 
 namespace {
 
 // stats.facts._ROW's columns, in its order (checked against the keys Python passes).
-enum Col {
-    kFile, kLogId, kGameType, kHandIndex, kLabel, kSeat, kName, kDealer, kResult,
-    kRiichiDeclared, kRiichiAccepted, kRiichiTurn, kRiichiOrder, kRiichiWaits, kChased,
-    kCalled, kClosedKan, kKitaCol,
-    kWon, kWonTsumo, kWonRon, kWinHandValue, kWinPayment, kWinTurn, kIppatsu, kUra,
-    kDoubleRiichi, kYakuman,
-    kDealtIn, kDealInTo, kDealInPayment, kDealInToRiichi, kDealInToOpen, kDealInToDama,
-    kPaoPaid, kLostToTsumo,
-    kExhaustiveDraw, kTenpaiAtDraw, kAbortive, kNagashi,
-    kDelta, kRiichiStick, kDealt, kRiichiWin, kOpenWin, kDamaWin, kNet, kCols
+enum FactsCol {
+    fFile, fLogId, fGameType, fHandIndex, fLabel, fSeat, fName, fDealer, fResult,
+    fRiichiDeclared, fRiichiAccepted, fRiichiTurn, fRiichiOrder, fRiichiWaits, fChased,
+    fCalled, fClosedKan, fKita,
+    fWon, fWonTsumo, fWonRon, fWinHandValue, fWinPayment, fWinTurn, fIppatsu, fUra,
+    fDoubleRiichi, fYakuman,
+    fDealtIn, fDealInTo, fDealInPayment, fDealInToRiichi, fDealInToOpen, fDealInToDama,
+    fPaoPaid, fLostToTsumo,
+    fExhaustiveDraw, fTenpaiAtDraw, fAbortive, fNagashi,
+    fDelta, fRiichiStick, fDealt, fRiichiWin, fOpenWin, fDamaWin, fNet, fCols
 };
 
-const char* const kColNames[kCols] = {
+const char* const kFactsColNames[fCols] = {
     "file", "log_id", "game_type", "hand_index", "label", "seat", "name", "dealer", "result",
     "riichi_declared", "riichi_accepted", "riichi_turn", "riichi_order", "riichi_waits",
     "chased", "called", "closed_kan", "kita",
@@ -55,7 +54,7 @@ constexpr long kYakuUra = 53;
 
 // The per-game context game_rows is given: stats.facts.hand_facts' ``ctx`` tuple.
 enum Ctx { kBase, kNames, kCost, kClassesArg, kKindsArg, kKeys, kAbortiveKinds, kCtxSize };
-static_assert(kCols == kFactsCols, "facts_scan.hpp's column count");
+static_assert(fCols == kFactsCols, "facts_scan.hpp's column count");
 static_assert(kCtxSize == kRowsCtxSize, "facts_scan.hpp's context size");
 
 // ``deltas``, an exact tuple of plain ints, into ``out``: its length (0: none).
@@ -147,14 +146,14 @@ struct Writer {
 bool check_keys(PyObject* keys) {
     static PyObject* checked = nullptr;
     if (keys == checked) return true;
-    if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != kCols) {
+    if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != fCols) {
         PyErr_SetString(PyExc_TypeError, "game_rows: the keys must be the 47 facts columns");
         return false;
     }
-    for (int c = 0; c < kCols; ++c) {
+    for (int c = 0; c < fCols; ++c) {
         PyObject* k = PyTuple_GET_ITEM(keys, c);
-        if (!PyUnicode_CheckExact(k) || PyUnicode_CompareWithASCIIString(k, kColNames[c]) != 0) {
-            PyErr_Format(PyExc_TypeError, "game_rows: column %d must be '%s'", c, kColNames[c]);
+        if (!PyUnicode_CheckExact(k) || PyUnicode_CompareWithASCIIString(k, kFactsColNames[c]) != 0) {
+            PyErr_Format(PyExc_TypeError, "game_rows: column %d must be '%s'", c, kFactsColNames[c]);
             return false;
         }
     }
@@ -196,15 +195,15 @@ struct DictRow {
     void done() const {}
 };
 
-// A row written as cells into a part's table (HandRowsOut): its seat's template cells with
+// A row written as cells into a part's table (FactsRowsOut): its seat's template cells with
 // the hand's values set, taken by the table (table_add_cells) as the dict would have been.
 struct CellRow {
-    HandRowsOut& out;
+    FactsRowsOut& out;
     PyObject* cells[kFactsCols];
     PyObject* owned[kFactsCols];  // the new references among the cells
     int n_owned = 0;
 
-    CellRow(HandRowsOut& o, long s) : out(o) {
+    CellRow(FactsRowsOut& o, long s) : out(o) {
         std::memcpy(cells, o.cells[s], sizeof cells);
     }
     CellRow(const CellRow&) = delete;
@@ -235,77 +234,77 @@ struct CellRow {
 // both ways a row goes (DictRow, CellRow).
 template <class W>
 void write_seat(W& w, long s, const SeatHand& h, const Row& r, const Facts& f) {
-    w.put(kHandIndex, h.index);
-    w.put(kLabel, h.label);
+    w.put(fHandIndex, h.index);
+    w.put(fLabel, h.label);
     const Results& names = results();
-    if (h.result != names.win) w.put(kResult, h.result);
-    if (h.result == names.exhaustive) w.put_true(kExhaustiveDraw);
-    else if (h.result == names.abortive) w.put_true(kAbortive);
-    if (s == h.dealer) w.put_true(kDealer);
-    if (s < h.n_dealt) w.put(kDealt, PyList_GET_ITEM(h.dealt, s));
+    if (h.result != names.win) w.put(fResult, h.result);
+    if (h.result == names.exhaustive) w.put_true(fExhaustiveDraw);
+    else if (h.result == names.abortive) w.put_true(fAbortive);
+    if (s == h.dealer) w.put_true(fDealer);
+    if (s < h.n_dealt) w.put(fDealt, PyList_GET_ITEM(h.dealt, s));
     long net = r.delta;
     if (f.any) {
         if (f.riichi_turn != 0) {
-            w.put_true(kRiichiDeclared);
-            w.put_long(kRiichiTurn, f.riichi_turn);
-            w.put_long(kRiichiOrder, f.riichi_order);
-            if (f.waits != nullptr) w.put(kRiichiWaits, f.waits);
-            if (f.riichi_order < h.declared) w.put_true(kChased);
+            w.put_true(fRiichiDeclared);
+            w.put_long(fRiichiTurn, f.riichi_turn);
+            w.put_long(fRiichiOrder, f.riichi_order);
+            if (f.waits != nullptr) w.put(fRiichiWaits, f.waits);
+            if (f.riichi_order < h.declared) w.put_true(fChased);
         }
         if (f.accepted) {
-            w.put_true(kRiichiAccepted);
-            w.put(kRiichiStick, h.cost_obj);
+            w.put_true(fRiichiAccepted);
+            w.put(fRiichiStick, h.cost_obj);
             net = r.delta - h.cost;
         }
-        if (f.called) w.put_true(kCalled);
-        if (f.ankan) w.put_true(kClosedKan);
-        if (f.kita != 0) w.put_long(kKitaCol, f.kita);
-        if (f.win_turn != 0) w.put_long(kWinTurn, f.win_turn);
+        if (f.called) w.put_true(fCalled);
+        if (f.ankan) w.put_true(fClosedKan);
+        if (f.kita != 0) w.put_long(fKita, f.kita);
+        if (f.win_turn != 0) w.put_long(fWinTurn, f.win_turn);
     }
     // one int object for the delta and the net when they are equal (no riichi stick)
     py::object delta;
     if (r.delta != 0) {
         delta = py::reinterpret_steal<py::object>(PyLong_FromLong(r.delta));
         if (!delta) throw py::error_already_set();
-        w.put(kDelta, delta.ptr());
+        w.put(fDelta, delta.ptr());
     }
     if (net != 0) {
-        if (net == r.delta) w.put(kNet, delta.ptr());
-        else w.put_long(kNet, net);
+        if (net == r.delta) w.put(fNet, delta.ptr());
+        else w.put_long(fNet, net);
     }
     if (r.won) {
-        w.put_true(kWon);
-        if (r.won_tsumo) w.put_true(kWonTsumo);
-        if (r.won_ron) w.put_true(kWonRon);
-        if (r.has_value) w.put_long(kWinHandValue, r.value);
-        if (r.has_payment) w.put_long(kWinPayment, r.payment);
-        if (r.ippatsu) w.put_true(kIppatsu);
-        if (r.ura) w.put_true(kUra);
-        if (r.double_riichi) w.put_true(kDoubleRiichi);
-        if (r.yakuman) w.put_true(kYakuman);
+        w.put_true(fWon);
+        if (r.won_tsumo) w.put_true(fWonTsumo);
+        if (r.won_ron) w.put_true(fWonRon);
+        if (r.has_value) w.put_long(fWinHandValue, r.value);
+        if (r.has_payment) w.put_long(fWinPayment, r.payment);
+        if (r.ippatsu) w.put_true(fIppatsu);
+        if (r.ura) w.put_true(fUra);
+        if (r.double_riichi) w.put_true(fDoubleRiichi);
+        if (r.yakuman) w.put_true(fYakuman);
     }
     if (r.win_kind) {  // the three are False in the seat's row
-        if (r.riichi_win) w.put_true(kRiichiWin);
-        if (r.open_win) w.put_true(kOpenWin);
-        if (r.dama_win) w.put_true(kDamaWin);
+        if (r.riichi_win) w.put_true(fRiichiWin);
+        if (r.open_win) w.put_true(fOpenWin);
+        if (r.dama_win) w.put_true(fDamaWin);
     }
     if (r.dealt_in) {
-        w.put_true(kDealtIn);
-        w.put_long(kDealInTo, r.deal_in_to);
-        if (r.deal_in_payment != 0) w.put_long(kDealInPayment, r.deal_in_payment);
-        if (r.to_riichi != 0) w.put_long(kDealInToRiichi, r.to_riichi);
-        if (r.to_open != 0) w.put_long(kDealInToOpen, r.to_open);
-        if (r.to_dama != 0) w.put_long(kDealInToDama, r.to_dama);
+        w.put_true(fDealtIn);
+        w.put_long(fDealInTo, r.deal_in_to);
+        if (r.deal_in_payment != 0) w.put_long(fDealInPayment, r.deal_in_payment);
+        if (r.to_riichi != 0) w.put_long(fDealInToRiichi, r.to_riichi);
+        if (r.to_open != 0) w.put_long(fDealInToOpen, r.to_open);
+        if (r.to_dama != 0) w.put_long(fDealInToDama, r.to_dama);
     }
-    if (r.pao_paid != 0) w.put_long(kPaoPaid, r.pao_paid);
-    if (r.lost_to_tsumo != 0) w.put_long(kLostToTsumo, r.lost_to_tsumo);
-    if (r.tenpai >= 0) w.put_bool(kTenpaiAtDraw, r.tenpai == 1);
+    if (r.pao_paid != 0) w.put_long(fPaoPaid, r.pao_paid);
+    if (r.lost_to_tsumo != 0) w.put_long(fLostToTsumo, r.lost_to_tsumo);
+    if (r.tenpai >= 0) w.put_bool(fTenpaiAtDraw, r.tenpai == 1);
     w.done();  // (the cells borrow ``delta``: taken before it goes)
 }
 
 // The rows of one hand appended to ``out``; Declined (before any is appended)
 // when Python is to write them.
-void rows_of(HandRowsOut& out, PyObject* events, PyObject* haipai, long n, PyObject* index,
+void rows_of(FactsRowsOut& out, PyObject* events, PyObject* haipai, long n, PyObject* index,
              PyObject* label, long dealer, PyObject* const* ctx, const SeatRows& seats) {
     static NamedSlots<8> win_slots;
     static NamedSlots<3> draw_slots;
@@ -453,7 +452,7 @@ void rows_of(HandRowsOut& out, PyObject* events, PyObject* haipai, long n, PyObj
 
 }  // namespace
 
-void facts_detail::make_seat_rows(SeatRows& out, long n, PyObject* const* ctx) {
+void make_seat_rows(SeatRows& out, long n, PyObject* const* ctx) {
     PyObject* base = ctx[kBase];
     PyObject* names = ctx[kNames];
     out.ok = false;
@@ -464,20 +463,20 @@ void facts_detail::make_seat_rows(SeatRows& out, long n, PyObject* const* ctx) {
         PyObject* row = PyDict_Copy(base);
         if (row == nullptr) throw py::error_already_set();
         out.row[s] = py::reinterpret_steal<py::object>(row);
-        w.put_long(row, kSeat, s);
-        w.put(row, kName, PyTuple_GET_ITEM(names, s));
-        w.put(row, kResult, results().win);
+        w.put_long(row, fSeat, s);
+        w.put(row, fName, PyTuple_GET_ITEM(names, s));
+        w.put(row, fResult, results().win);
     }
     out.ok = true;
 }
 
-bool facts_detail::seat_cells(HandRowsOut& out, const SeatRows& seats, long n,
+bool seat_cells(FactsRowsOut& out, const SeatRows& seats, long n,
                               PyObject* const* ctx) {
     if (out.table == nullptr || !seats.ok) return false;
     PyObject* keys = ctx[kKeys];
     for (long s = 0; s < n; ++s) {
         PyObject* row = seats.row[s].ptr();
-        if (PyDict_GET_SIZE(row) != kCols) return false;
+        if (PyDict_GET_SIZE(row) != fCols) return false;
         Py_ssize_t pos = 0;
         PyObject *key, *value;
         for (int c = 0; PyDict_Next(row, &pos, &key, &value); ++c) {
@@ -492,7 +491,7 @@ bool facts_detail::seat_cells(HandRowsOut& out, const SeatRows& seats, long n,
     return true;
 }
 
-void facts_detail::append_hand_rows(HandRowsOut& out, PyObject* hand, long n,
+void append_hand_rows(FactsRowsOut& out, PyObject* hand, long n,
                                     PyObject* const* ctx, const SeatRows& seats,
                                     PyObject* fallback, PyObject* label) {
     static NamedSlots<4> hand_slots;
@@ -535,7 +534,7 @@ void facts_detail::append_hand_rows(HandRowsOut& out, PyObject* hand, long n,
     if (PyList_SetSlice(out.list, end, end, got.ptr()) < 0) throw py::error_already_set();
 }
 
-bool facts_detail::check_rows_ctx(PyObject* ctx) {
+bool check_rows_ctx(PyObject* ctx) {
     if (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != kCtxSize) {
         PyErr_SetString(PyExc_TypeError, "game_rows: the context must be a 7-tuple");
         return false;
@@ -549,7 +548,7 @@ namespace {
 // The rows of every hand of ``hands``, in order (append_hand_rows).
 PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fallback) {
     py::list list;
-    HandRowsOut out;
+    FactsRowsOut out;
     out.list = list.ptr();
     SeatRows seats;
     make_seat_rows(seats, n, ctx);
@@ -561,7 +560,10 @@ PyObject* all_rows(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
 
 }  // namespace
 
+}  // namespace facts_detail
+
 PyObject* game_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    using namespace facts_detail;  // not at file scope: it would reach the unity build's next files
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "game_rows takes 4 arguments");
         return nullptr;

@@ -8,16 +8,15 @@
 
 #include <cstddef>
 
+#include "game.hpp"       // MeldKindCode, kMeldKinds
 #include "part_rows.hpp"  // TableRows: a part's table the rows may go straight into
-#include "py_errors.hpp"  // Declined: the core declines a hand, Python answers it
+#include "py_errors.hpp"  // Declined, kMaxSeats: the core declines a hand, Python answers it
 
 // Hidden, as pybind11's own namespace is: Scan holds pybind11 objects, and a type of
 // default visibility with fields of hidden types draws -Wattributes (the core is built with
 // -fvisibility=hidden, where it did not show; a build without that flag warned).
 namespace replay_audit::core {
 namespace facts_detail __attribute__((visibility("hidden"))) {
-
-constexpr int kMaxSeats = 4;
 
 // ``row[key] = value`` (``value`` borrowed), the one way a facts row is written: a row is
 // a copy of its seat's template, so only the values that differ from it are stored.
@@ -28,8 +27,8 @@ inline void store(PyObject* row, PyObject* key, PyObject* value) {
 
 // The classes the scan is given, in stats.scan._CLASSES' order.
 enum Cls { kDraw, kDiscard, kDeclare, kCall, kAccept, kWin, kRecDraw, kMeld, kClasses };
-// The MeldKind members, in their order (stats.scan._KINDS).
-enum Kind { kChi, kPon, kDaiminkan, kKakan, kAnkan, kKita, kKinds };
+// The meld kinds are given as the MeldKind members in their order (stats.scan._KINDS):
+// a kind's index there is its MeldKindCode (game.hpp).
 
 // One seat's SeatFacts (stats.scan.SeatFacts, same fields) while the scan runs.
 struct Facts {
@@ -84,7 +83,7 @@ constexpr int kFactsCols = 47;  // stats.facts._ROW's columns
 // or, with ``table`` set, written cell by cell into a part's table (part_rows.hpp: the
 // runner's facts, no dict per row), each row starting from its seat's template cells (the
 // values of its SeatRows row, borrowed).  ``rows`` counts the rows the table got.
-struct HandRowsOut {
+struct FactsRowsOut {
     PyObject* list = nullptr;
     TableRows* table = nullptr;
     PyObject* keys = nullptr;       // the facts columns (a tuple), for the table's sequence
@@ -94,14 +93,14 @@ struct HandRowsOut {
     std::size_t rows = 0;
 };
 
-// Thrown where a part's table declines a row of the game (HandRowsOut): not caught per
+// Thrown where a part's table declines a row of the game (FactsRowsOut): not caught per
 // hand, as Declined is, but by the writer of the game's rows, which rolls the table back.
 struct TableDeclined {};
 
 // ``out``'s template cells, for a table of ``n`` seats: false when the seats' rows are not
 // of ``ctx``'s keys in their order (a dict's row would not be the cells' row): then the
 // rows are to go as dicts.
-bool seat_cells(HandRowsOut& out, const SeatRows& seats, long n, PyObject* const* ctx);
+bool seat_cells(FactsRowsOut& out, const SeatRows& seats, long n, PyObject* const* ctx);
 
 // The hand-facts rows of ``hand`` (a HandLog) appended to the list ``out``: the core's
 // (facts_rows.cpp), or ``fallback(hand)``'s when it declines the hand.  ``ctx`` points at
@@ -110,7 +109,7 @@ bool seat_cells(HandRowsOut& out, const SeatRows& seats, long n, PyObject* const
 // Throws pybind11::error_already_set.
 // With ``out.table``: into the table, the fallback's dicts too (TableDeclined, some rows
 // maybe taken, when the table declines them: the caller rolls the table back).
-void append_hand_rows(HandRowsOut& out, PyObject* hand, long n, PyObject* const* ctx,
+void append_hand_rows(FactsRowsOut& out, PyObject* hand, long n, PyObject* const* ctx,
                       const SeatRows& seats, PyObject* fallback, PyObject* label);
 
 // The context tuple game_rows takes: its size, and true if fit, else false with a

@@ -18,8 +18,7 @@
 namespace py = pybind11;
 
 namespace replay_audit::core {
-
-using namespace facts_detail;
+namespace facts_detail {
 
 namespace {
 
@@ -34,9 +33,6 @@ const char* const kGameColNames[gCols] = {
     "file", "log_id", "date", "game_type", "platform", "rules", "players", "hanchan",
     "hands", "complete", "seat", "name", "final_score", "final_points", "place", "bust",
     "lobby", "dealer_streak", "rate", "rate_change"};
-
-// score_history's columns, in its order.
-enum ScoreCol { sFile, sLogId, sHandIndex, sLabel, sSeat, sName, sScore, sCols };
 
 // The per-game context: stats.file_facts' ``game_ctx`` tuple.
 enum GameCtx {
@@ -276,7 +272,7 @@ PyObject* facts_of(PyObject* hands, long n, PyObject* const* ctx, PyObject* fall
     SeatRows seats;  // the hand facts' rows per seat before any hand
     make_seat_rows(seats, n, ctx);
     py::list hand_rows, score_rows;
-    HandRowsOut hand_out;
+    FactsRowsOut hand_out;
     std::unique_ptr<ScoreCells> score_cells;
     if (sink != nullptr) {
         hand_out.table = sink->hands;
@@ -382,7 +378,10 @@ bool read_sink(PyObject* arg, FactsSink& sink) {
 
 }  // namespace
 
+}  // namespace facts_detail
+
 PyObject* file_facts(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    using namespace facts_detail;  // not at file scope: it would reach the unity build's next files
     if (nargs != 5 && nargs != 6) {
         PyErr_SetString(PyExc_TypeError, "file_facts takes 5 or 6 arguments");
         return nullptr;

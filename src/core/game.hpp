@@ -20,6 +20,23 @@
 #include <utility>
 #include <vector>
 
+namespace replay_audit::core {
+
+// The kinds of meld, in the order of replay_audit.meld.MeldKind: mjlog's melds.kind,
+// the scoring's MeldIn.kind (scoring.hpp) and the facts scan's index into the MeldKind
+// members (facts_scan.hpp).
+enum MeldKindCode : std::int8_t {
+    kChi = 0,
+    kPon = 1,
+    kDaiminkan = 2,
+    kKakan = 3,
+    kAnkan = 4,
+    kKita = 5,
+};
+constexpr int kMeldKinds = 6;
+
+}  // namespace replay_audit::core
+
 namespace replay_audit::core::mjlog {
 
 // events.kind
@@ -34,16 +51,6 @@ enum EventKind : std::int8_t {
     kReconnect = 7,       // UN with one name; ref: index of strings (the raw name)
     kAgari = 8,           // ref: row of agari
     kRyuukyoku = 9,       // ref: row of ryuukyoku
-};
-
-// melds.kind, in the order of replay_audit.meld.MeldKind
-enum MeldKindCode : std::int8_t {
-    kChi = 0,
-    kPon = 1,
-    kDaiminkan = 2,
-    kKakan = 3,
-    kAnkan = 4,
-    kKita = 5,
 };
 
 // One decoded <N m=...> code (replay_audit/parsers/meld_code.py).

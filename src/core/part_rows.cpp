@@ -11,25 +11,20 @@
 #include <vector>
 
 #include "arrow_column.hpp"
+#include "codec.hpp"  // kMaxSequences, same_key: the row codec's too
 #include "py_errors.hpp"
 
 namespace py = pybind11;
 
 namespace replay_audit::core {
 
-namespace {
+// The parts of a table (TableRows' fields): named, not anonymous, since a class of the
+// namespace may not hold types of the file's own (GCC's -Wsubobject-linkage, where this
+// file is included in a unity build); hidden, as facts_scan.hpp says why.
+namespace part_rows_detail __attribute__((visibility("hidden"))) {
 
-constexpr std::size_t kMaxSequences = 64;  // more distinct key sequences: Python does it
-
-// Two exact str keys equal (the identity test first: rows built from one template share
-// their key objects).
-bool same_key(PyObject* a, PyObject* b) {
-    if (a == b) return true;
-    return PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b) && PyUnicode_Compare(a, b) == 0;
-}
-
-// One key sequence of the rows: its keys in order and each key's column.
-struct Sequence {
+// One key sequence of a table's rows: its keys in order and each key's column.
+struct TableSequence {
     std::vector<py::object> keys;
     std::vector<std::size_t> column;
 };
@@ -110,12 +105,15 @@ private:
     }
 };
 
-}  // namespace
+}  // namespace part_rows_detail
 
 // One table's rows.  Its cells are typed and packed as the file's rows come (the values
 // are not kept: a file's values are freed with its rows, and only a column that gives up
 // keeps its own from then on).
 class TableRows {
+    using TableSequence = part_rows_detail::TableSequence;
+    using Column = part_rows_detail::Column;
+
 public:
     // A key sequence for rows written cell by cell (add_cells): ``keys``, a tuple of exact
     // str, found among the table's or made; kNoSequence if a key is not an exact str or
@@ -124,7 +122,7 @@ public:
         if (!PyTuple_CheckExact(keys)) return kNoSequence;
         const std::size_t size = static_cast<std::size_t>(PyTuple_GET_SIZE(keys));
         for (std::size_t s = 0; s < seqs_.size(); ++s) {
-            const Sequence& seq = seqs_[s];
+            const TableSequence& seq = seqs_[s];
             if (seq.keys.size() != size) continue;
             std::size_t i = 0;
             while (i < size && same_key(seq.keys[i].ptr(), PyTuple_GET_ITEM(keys, i))) ++i;
@@ -138,7 +136,7 @@ public:
                 if (same_key(PyTuple_GET_ITEM(keys, j), key)) return kNoSequence;
             }
         }
-        Sequence seq;
+        TableSequence seq;
         for (std::size_t i = 0; i < size; ++i) {
             PyObject* key = PyTuple_GET_ITEM(keys, i);
             std::size_t j = 0;
@@ -156,7 +154,7 @@ public:
     void add_cells(std::size_t seq, PyObject* const* values, PyObject* source) {
         const std::size_t r = row_seq_.size();
         if (columns_.size() < names_.size()) columns_.resize(names_.size());
-        const Sequence& s = seqs_[seq];
+        const TableSequence& s = seqs_[seq];
         row_seq_.push_back(static_cast<std::uint32_t>(seq));
         Column* columns = columns_.data();
         for (std::size_t i = 0; i < s.column.size(); ++i) columns[s.column[i]].add(r, values[i]);
@@ -238,7 +236,7 @@ public:
         }
         // per sequence the names it lacks (None when it has them all), shared by its rows
         std::vector<py::object> lacking;
-        for (const Sequence& seq : seqs_) {
+        for (const TableSequence& seq : seqs_) {
             if (seq.keys.size() == m) {
                 lacking.push_back(py::none());
                 continue;
@@ -262,7 +260,7 @@ public:
         py::list out(row_seq_.size());
         py::list sources;
         for (std::size_t r = 0; r < row_seq_.size(); ++r) {
-            const Sequence& seq = seqs_[row_seq_[r]];
+            const TableSequence& seq = seqs_[row_seq_[r]];
             py::dict row;
             for (std::size_t i = 0; i < seq.keys.size(); ++i) {
                 row[seq.keys[i]] = own(columns_[seq.column[i]].value(r));
@@ -289,7 +287,7 @@ private:
             if (s != last_ && matches(row, seqs_[s], out)) return last_ = s;
         }
         if (seqs_.size() == kMaxSequences) return kDeclined;
-        Sequence seq;
+        TableSequence seq;
         Py_ssize_t pos = 0;
         PyObject *key, *value;
         while (PyDict_Next(row, &pos, &key, &value)) {
@@ -306,7 +304,7 @@ private:
     }
 
     // Whether ``row``'s keys, in order, are ``seq``'s; its values written to ``out``.
-    static bool matches(PyObject* row, const Sequence& seq, PyObject** out) {
+    static bool matches(PyObject* row, const TableSequence& seq, PyObject** out) {
         if (PyDict_GET_SIZE(row) != static_cast<Py_ssize_t>(seq.keys.size())) return false;
         Py_ssize_t pos = 0, i = 0;
         PyObject *key, *value;
@@ -318,7 +316,7 @@ private:
         return true;
     }
 
-    std::vector<Sequence> seqs_;
+    std::vector<TableSequence> seqs_;
     std::vector<py::object> names_;
     std::vector<std::uint32_t> row_seq_;
     std::vector<PyObject*> file_values_;  // the current file's values in row order (borrowed)

@@ -3,18 +3,12 @@
 // loss or split), every platform difference read from ScoreRules.
 #include "scoring.hpp"
 
+#include "scoring_parts.hpp"  // i64, floordiv, ceil100
+
 namespace replay_audit::core {
 
+namespace score_detail {
 namespace {
-
-using i64 = std::int64_t;
-
-inline i64 floordiv(i64 a, i64 b) {
-    i64 q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-}
-inline i64 ceil100(i64 x) { return -floordiv(-x, 100) * 100; }
 
 // _pao_fraction: (pao units, all units) of the value the liable seat answers for.
 void pao_fraction(const DeltasIn& in, const ScoreRules& rules, i64* part, i64* whole) {
@@ -41,8 +35,10 @@ void pao_fraction(const DeltasIn& in, const ScoreRules& rules, i64* part, i64* w
 }
 
 }  // namespace
+}  // namespace score_detail
 
 int win_deltas(const DeltasIn& in, const ScoreRules& rules, std::int64_t* out) {
+    using namespace score_detail;  // not at file scope: it would reach the unity build's next files
     const int players = in.players;
     if (players != 3 && players != 4) return kDeclined;
     if (in.winner < 0 || in.winner >= players || in.from_seat < 0 || in.from_seat >= players)

@@ -14,6 +14,9 @@ namespace replay_audit::core {
 // None and the Python reference answers.
 struct Declined {};
 
+// The most seats of a table the core plays or scans: more, and it declines (Python does it).
+constexpr int kMaxSeats = 4;
+
 // A new reference held (pybind11's object), or the pending Python error thrown.
 inline pybind11::object own(PyObject* p) {
     if (p == nullptr) throw pybind11::error_already_set();

@@ -23,13 +23,13 @@ namespace replay_audit::core {
 namespace {
 
 // The table's slots read or written here (replay_audit.replay.state._TableState).
-enum TableSlot {
+enum PlaySlot {
     kCoreLists, kN, kToDraw, kToAct, kAfterCall, kLive, kRinshanDue, kLiveDrawn, kWall,
     kWallOk, kRiichiDeclared, kDoraPending, kIndicators, kDoraDue, kDrawnRinshan,
     kLastOffer, kUninterrupted, kSticks, kRinshanDrawn, kRinshanFromLive,
-    kIppatsuBeforeKakan, kTableSlots
+    kIppatsuBeforeKakan, kPlaySlots
 };
-constexpr const char* kTableNames[kTableSlots] = {
+constexpr const char* kPlaySlotNames[kPlaySlots] = {
     "core_lists", "n", "to_draw", "to_act", "after_call", "live", "rinshan_due",
     "live_drawn", "wall", "wall_ok", "riichi_declared", "dora_pending", "indicators",
     "dora_due", "drawn_rinshan", "last_offer", "uninterrupted", "sticks", "rinshan_drawn",
@@ -111,18 +111,17 @@ struct Seat {
     bool drew = false, declared = false, discarded_set = false, mask_set = false;
     bool pos_set = false, nagashi_off = false;
 };
-constexpr Py_ssize_t kMaxSeats = 4;  // more seats: the core declines, Python plays
 
 // The run itself; returns the index reached, or -1 if the first move was declined
 // (then nothing was changed).
 Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_cls,
                 PyObject* discard_cls, unsigned long long th_mask, const RiichiArgs& rr) {
-    static Slots<kTableSlots> table_slots;
+    static Slots<kPlaySlots> table_slots;
     static Slots<2> draw_slots, discard_slots;
     static Slots<1> declare_slots, accept_slots;
     static Slots<2> call_slots;
     static Slots<4> meld_slots;
-    if (!table_slots.of(Py_TYPE(table), kTableNames))
+    if (!table_slots.of(Py_TYPE(table), kPlaySlotNames))
         throw py::type_error("play_moves: the table must be a replay.state._TableState");
     const Py_ssize_t* at = table_slots.at;
     EventSeq evs(events);

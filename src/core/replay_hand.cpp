@@ -25,9 +25,9 @@ namespace py = pybind11;
 
 namespace replay_audit::core {
 
+// In hand: the table's slots, the classes and names (replay_hand_table.hpp).
+namespace hand {
 namespace {
-
-using namespace hand;  // the table's slots, the classes and names (replay_hand_table.hpp)
 
 // The hand's round wind: HandLog.round_wind is the property ``round_index // 4``, worked
 // out here from its int where it is an exact one (a Python call a win saved: 23,000 a
@@ -305,8 +305,10 @@ void read_run(PyObject* run, PyObject** args, PyObject** classes) {
 }
 
 }  // namespace
+}  // namespace hand
 
 PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    using namespace hand;  // not at file scope: it would reach the unity build's next files
     return python_errors([&]() -> PyObject* {
         if (nargs != 3) throw py::type_error("run_hand takes 3 arguments");
         PyObject* table = args[0];
@@ -323,6 +325,7 @@ PyObject* run_hand(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept 
 }
 
 PyObject* run_game(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcept {
+    using namespace hand;  // not at file scope: it would reach the unity build's next files
     return python_errors([&]() -> PyObject* {
         if (nargs != 7) throw py::type_error("run_game takes 7 arguments");
         PyObject* cls = args[0];

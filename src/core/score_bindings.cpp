@@ -270,10 +270,6 @@ py::object value_object(const py::tuple& fields) {
     return result;
 }
 
-}  // namespace replay_audit::core::score_py
-
-using namespace replay_audit::core::score_py;
-
 namespace {
 
 core::ScoreRules make_rules(int players, int aka, const std::vector<int>& red_fives, bool kuitan,
@@ -501,9 +497,12 @@ private:
 
 }  // namespace
 
+}  // namespace replay_audit::core::score_py
+
 namespace replay_audit::core {
 
 void def_scoring(py::module_& m) {
+    using namespace score_py;  // not at file scope: it would reach the unity build's next files
     py::class_<core::ScoreRules>(m, "ScoreRules",
                                  "The RuleSet fields the scoring and the payments read\n"
                                  "(replay_audit.rules.RuleSet; replay_audit.native fills it).")

@@ -16,14 +16,11 @@ namespace replay_audit::core {
 
 namespace {
 
-// score_history's columns, in its order.
-enum Col { kFile, kLogId, kHandIndex, kLabel, kSeat, kName, kScore, kCols };
+// The HandLog slots the score history reads.
+enum HistorySlot { hsIndex, hsScores, hsSlots };
+const char* const kHistorySlotNames[hsSlots] = {"index", "scores"};
 
-// The HandLog slots read here.
-enum HandSlot { hIndex, hScores, hSlots };
-const char* const kHandSlotNames[hSlots] = {"index", "scores"};
-
-void put(PyObject* row, PyObject* key, PyObject* value) {  // value: a new reference
+void put_new(PyObject* row, PyObject* key, PyObject* value) {  // value: a new reference
     if (value == nullptr) throw py::error_already_set();
     const int rc = PyDict_SetItem(row, key, value);
     Py_DECREF(value);
@@ -32,12 +29,12 @@ void put(PyObject* row, PyObject* key, PyObject* value) {  // value: a new refer
 
 PyObject* rows_of(PyObject* hands, PyObject* file, PyObject* log_id, PyObject* names,
                   PyObject* const* keys) {
-    static NamedSlots<hSlots> hand_slots;
+    static NamedSlots<hsSlots> hand_slots;
     PyObject* base = PyDict_New();  // the game's row: every key, in order
     if (base == nullptr) throw py::error_already_set();
     py::object base_owner = py::reinterpret_steal<py::object>(base);
-    for (int c = 0; c < kCols; ++c) {
-        PyObject* v = c == kFile ? file : c == kLogId ? log_id : Py_None;
+    for (int c = 0; c < sCols; ++c) {
+        PyObject* v = c == sFile ? file : c == sLogId ? log_id : Py_None;
         if (PyDict_SetItem(base, keys[c], v) < 0) throw py::error_already_set();
     }
     const Py_ssize_t n = PyTuple_GET_SIZE(names);
@@ -45,9 +42,9 @@ PyObject* rows_of(PyObject* hands, PyObject* file, PyObject* log_id, PyObject* n
     const Py_ssize_t count = PyTuple_GET_SIZE(hands);
     for (Py_ssize_t i = 0; i < count; ++i) {
         PyObject* hand = PyTuple_GET_ITEM(hands, i);
-        if (!hand_slots.of(Py_TYPE(hand), kHandSlotNames)) throw Declined{};
-        PyObject* index = slot_value(hand, hand_slots.at[hIndex]);
-        PyObject* scores = slot_value(hand, hand_slots.at[hScores]);
+        if (!hand_slots.of(Py_TYPE(hand), kHistorySlotNames)) throw Declined{};
+        PyObject* index = slot_value(hand, hand_slots.at[hsIndex]);
+        PyObject* scores = slot_value(hand, hand_slots.at[hsScores]);
         if (index == nullptr || scores == nullptr || !PyTuple_CheckExact(scores)) throw Declined{};
         PyObject* label = hand_label(hand);
         if (label == nullptr) throw py::error_already_set();
@@ -59,11 +56,11 @@ PyObject* rows_of(PyObject* hands, PyObject* file, PyObject* log_id, PyObject* n
             const int rc = PyList_Append(out.ptr(), row);
             Py_DECREF(row);
             if (rc < 0) throw py::error_already_set();
-            put(row, keys[kHandIndex], Py_NewRef(index));
-            put(row, keys[kLabel], Py_NewRef(label));
-            put(row, keys[kSeat], PyLong_FromSsize_t(s));
-            put(row, keys[kName], Py_NewRef(PyTuple_GET_ITEM(names, s)));
-            put(row, keys[kScore], Py_NewRef(PyTuple_GET_ITEM(scores, s)));
+            put_new(row, keys[sHandIndex], Py_NewRef(index));
+            put_new(row, keys[sLabel], Py_NewRef(label));
+            put_new(row, keys[sSeat], PyLong_FromSsize_t(s));
+            put_new(row, keys[sName], Py_NewRef(PyTuple_GET_ITEM(names, s)));
+            put_new(row, keys[sScore], Py_NewRef(PyTuple_GET_ITEM(scores, s)));
         }
     }
     return out.release().ptr();
@@ -77,7 +74,7 @@ PyObject* score_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
         return nullptr;
     }
     PyObject* keys = args[4];
-    if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != kCols) {
+    if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != sCols) {
         PyErr_SetString(PyExc_TypeError, "score_rows: the keys must be a 7-tuple");
         return nullptr;
     }

@@ -12,7 +12,7 @@
 
 namespace core = replay_audit::core;
 
-using namespace replay_audit::core::score_py;
+namespace replay_audit::core::score_py {
 
 namespace {
 
@@ -300,6 +300,8 @@ PyObject* events_except_py(PyObject*, PyObject* const* args, Py_ssize_t nargs) n
 
 }  // namespace
 
+}  // namespace replay_audit::core::score_py
+
 namespace replay_audit::core {
 
 py::object win_row_into(HandRow& row, PyObject* ev, PyObject* ctx, PyObject* rules,
@@ -307,23 +309,23 @@ py::object win_row_into(HandRow& row, PyObject* ev, PyObject* ctx, PyObject* rul
                         std::int64_t sticks, bool first_winner) {
     const ScoreRules& r = py::cast<const ScoreRules&>(py::handle(rules));
     if (dealer < -1000000 || dealer > 1000000 || players < 3 || players > 4) return py::none();
-    return win_row_impl(row, ev, ctx, r, static_cast<long>(dealer), static_cast<long>(players),
-                        honba, sticks, first_winner);
+    return score_py::win_row_impl(row, ev, ctx, r, static_cast<long>(dealer), static_cast<long>(players),
+                                  honba, sticks, first_winner);
 }
 
 bool is_core_win_row(PyObject* f) {
     return PyCFunction_Check(f) &&
            PyCFunction_GET_FUNCTION(f) ==
-               reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&win_row_py));
+               reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&score_py::win_row_py));
 }
 
 void def_auditor_win(py::module_& m) {
-    add_fastcall<&win_row_py>(m, "win_row",
+    add_fastcall<&score_py::win_row_py>(m, "win_row",
         "win_row(row, ev, ctx, rules, dealer, players, honba, sticks, first_winner): the\n"
         "hands row of a win that agrees with its value in every cell, filled in place\n"
         "(auditing/wins.py::_audit_win is the reference): (value, deltas); None, the row\n"
         "untouched, for anything else (the Python code audits it).");
-    add_fastcall<&events_except_py>(m, "events_except",
+    add_fastcall<&score_py::events_except_py>(m, "events_except",
         "events_except(events, skip): the events of the tuple whose type is none of the\n"
         "classes of the tuple skip (exact types), in order; None if events is no tuple\n"
         "(nor a HandEvents).");

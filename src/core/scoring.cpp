@@ -14,8 +14,7 @@
 
 namespace replay_audit::core {
 
-using namespace score_detail;
-
+namespace score_detail {
 namespace {
 
 // tiles.dora_of
@@ -50,8 +49,10 @@ struct Best {
 };
 
 }  // namespace
+}  // namespace score_detail
 
 int score_win(const WinIn& in, const ScoreRules& rules, WinOut* out) {
+    using namespace score_detail;  // not at file scope: it would reach the unity build's next files
     out->error = kWinOk;
     out->n_yaku = out->n_yakuman = out->n_items = 0;
     // _candidates: counts, mask, calls

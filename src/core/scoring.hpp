@@ -15,14 +15,14 @@
 
 #include <cstdint>
 
+#include "game.hpp"  // MeldKindCode
+
 namespace replay_audit::core {
 
 constexpr int kDeclined = -1;
 constexpr int kWinOk = 0;
 constexpr int kNotComplete = 1;
 constexpr int kNoYaku = 2;
-
-enum MeldCode : std::uint8_t { kChi = 0, kPon, kDaiminkan, kKakan, kAnkan, kKita };
 
 // RuleSet fields the scoring and the payments read (replay_audit/rules.py), and the
 // rules module's DOUBLE_YAKUMAN_PATTERNS (passed in too: the rule lives in one place).
@@ -62,12 +62,15 @@ struct ScoreRules {
     }
 };
 
+// A kind (0-33) that is a terminal or an honor (the scoring's and waits.cpp's test).
+inline bool is_terminal_or_honor(int k) { return k >= 27 || k % 9 == 0 || k % 9 == 8; }
+
 constexpr int kMaxTiles = 14;
 constexpr int kMaxMelds = 8;
 constexpr int kMaxIndicators = 16;
 
 struct MeldIn {
-    MeldCode kind;
+    MeldKindCode kind;
     std::uint8_t n;
     std::uint8_t tiles[4];
 };

@@ -76,24 +76,23 @@ void suit_splits(std::uint8_t* c, int lo, int hi, bool honors, Splits* out, bool
     }
 }
 
-}  // namespace score_detail
-
-using namespace score_detail;
-
 namespace {
 
 constexpr int kKokushiKinds[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
 
 }  // namespace
 
+}  // namespace score_detail
+
 // decompose.is_kokushi_counts
 bool is_kokushi(const std::uint8_t* c) {
     int total = 0;
     for (int k = 0; k < 34; ++k) total += c[k];
     if (!c[0] || !c[33] || total != 14) return false;
-    u64 allowed = 0;
+    using score_detail::bit;
+    score_detail::u64 allowed = 0;
     bool pair = false;
-    for (int k : kKokushiKinds) {
+    for (int k : score_detail::kKokushiKinds) {
         if (c[k] == 0) return false;
         if (c[k] == 2) pair = true;
         allowed |= bit(k);

@@ -33,7 +33,6 @@ inline constexpr u64 kMaskWinds = bit(27) | bit(28) | bit(29) | bit(30);
 inline constexpr u64 kMaskSuit[3] = {0x1FF, u64{0x1FF} << 9, u64{0x1FF} << 18};
 inline constexpr u64 kIttsu[3] = {0b1001001, u64{0b1001001} << 9, u64{0b1001001} << 18};
 
-inline bool is_terminal_or_honor(int k) { return k >= 27 || k % 9 == 0 || k % 9 == 8; }
 inline bool is_dragon(int k) { return k >= 31 && k <= 33; }
 inline bool is_wind(int k) { return k >= 27 && k <= 30; }
 

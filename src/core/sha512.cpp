@@ -9,6 +9,8 @@
 // The vector code below is templates with no target of their own, always inlined into
 // the functions compiled for AVX2 or AVX-512 that use them: no call passes or returns a
 // vector, so GCC's note that such a call would change the ABI does not apply.
+// (In a unity build the setting holds for the files after this one too: GCC checks the
+// templates' instances at the end of the translation unit.  None of them uses vectors.)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
@@ -374,3 +376,5 @@ void sha512(const std::uint8_t* data, std::size_t len, std::uint8_t* out) {
 }
 
 }  // namespace replay_audit::core
+
+#undef REPLAY_AUDIT_SHA512_VECTORS  // this file's alone (a unity build goes on after it)

@@ -77,8 +77,6 @@ std::uint32_t suit_waits(const std::uint8_t* part, int n, bool honors, bool pair
     return mask;
 }
 
-inline bool is_terminal_or_honor(int k) { return k >= 27 || k % 9 == 0 || k % 9 == 8; }
-
 int suit_sum(const std::uint8_t* counts, int s) {
     int n = 0;
     for (int k = kSuitLo[s]; k < kSuitLo[s] + kSuitLen[s]; ++k) n += counts[k];
