@@ -291,6 +291,17 @@ def tiles_complete(tiles: Sequence[int]) -> bool | None:
     """``is_complete`` of the counts of tile ids 0-135 (a list or tuple); None when
     declined."""
 
+# ------------------------------------------------------------ shanten (shanten.hpp)
+
+def shanten(counts: Sequence[int], /) -> int | None:
+    """``scoring.shanten.shanten`` of 34 counts (a list or tuple of ints, each 0-4);
+    None when the core declines the input (the Python then answers or raises)."""
+
+def start_shanten(dealt: str | bytes | Sequence[int], /) -> int | None:
+    """``stats.identity.start_shanten`` of a dealt hand (hex str, bytes, or a list or
+    tuple of tile ids); None where the Python gives None (not 13 tiles) and where the
+    core declines (not 26 hex digits, an id outside 0-135, a kind more than four times)."""
+
 # ------------------------------------------------- the statistics' hand scan (facts.hpp)
 
 def hand_scan(

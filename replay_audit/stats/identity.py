@@ -9,6 +9,7 @@ Must not: build fact rows (``stats.facts``, ``stats.game_facts``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from replay_audit.model.events import (
@@ -17,12 +18,18 @@ from replay_audit.model.events import (
 from replay_audit.model.rules.detect import rules_for_disp, rules_for_go_type
 from replay_audit.model.rules.presets import MAJSOUL_3P, MAJSOUL_4P, TENHOU_3P, TENHOU_4P
 from replay_audit.model.rules.ruleset import RuleSet
-from replay_audit.scoring.shanten import shanten
+from replay_audit.native import _core
+from replay_audit.scoring.shanten import _py_shanten
 from replay_audit.stats.tenhou_rank import lobby_of_disp, lobby_of_go_type
 
 ANONYMOUS_NAMES = frozenset({"", "NoName"})
 """Tenhou shows guests as ``NoName``; such names say nothing about who played,
 so each anonymous seat becomes its own player (see ``player_key``)."""
+
+CORE_START_SHANTEN: Callable[[str | bytes | tuple[int, ...]], int | None] | None = getattr(
+    _core, "start_shanten", None
+)
+"""The core's ``start_shanten`` (None: no core, a stale build, or switched off by a test)."""
 
 
 # ----------------------------------------------------------------------- identity
@@ -102,8 +109,26 @@ def start_shanten(dealt: str | bytes | tuple[int, ...]) -> int | None:
     hand facts' ``dealt`` hex string (or the tile ids).  None unless the seat
     was dealt exactly 13 tiles (a 3-player placeholder, a fixture).
 
+    The core's answer when it gives one (``_core.start_shanten``: the statistics ask
+    for every dealt hand of a corpus), else ``_py_start_shanten``'s.
+
     >>> start_shanten(bytes(range(0, 52, 4)).hex())  # 1-9m 1-4p, one tile each
     0
+    """
+    core = CORE_START_SHANTEN
+    if core is not None:
+        value = core(dealt)
+        if value is not None:
+            return value
+    return _py_start_shanten(dealt)
+
+
+def _py_start_shanten(dealt: str | bytes | tuple[int, ...]) -> int | None:
+    """``start_shanten`` in Python (with ``_py_shanten``): the reference the core is
+    held equal to, and the answer where the core gives None (not 13 tiles) or declines.
+
+    >>> _py_start_shanten(bytes(range(0, 52, 4)).hex()), _py_start_shanten("00" * 12)
+    (0, None)
     """
     tiles = bytes.fromhex(dealt) if isinstance(dealt, str) else dealt
     if len(tiles) != 13:
@@ -111,7 +136,7 @@ def start_shanten(dealt: str | bytes | tuple[int, ...]) -> int | None:
     counts = [0] * 34
     for t in tiles:
         counts[t >> 2] += 1
-    return shanten(counts)
+    return _py_shanten(counts)
 
 
 def seats(game: Game) -> range:

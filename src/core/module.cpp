@@ -40,6 +40,7 @@
 #include "score_bindings.hpp"
 #include "scoring.hpp"
 #include "sha512.hpp"
+#include "shanten.hpp"
 #include "table_state.hpp"
 #include "waits.hpp"
 #include "wall.hpp"
@@ -438,6 +439,7 @@ PYBIND11_MODULE(_core, m) {
 
     core::def_scoring(m);  // score_bindings.hpp: the value of a win, its payments, WinBatch
     def_waits(m);  // waits.hpp: the block above
+    core::def_shanten(m);  // shanten.hpp: shanten of counts and of a dealt hand
 
     // ------------------------------------------------ the statistics' hand scan (facts.hpp)
     core::add_fastcall<&core::hand_scan>(m, "hand_scan",
