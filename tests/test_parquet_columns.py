@@ -83,7 +83,14 @@ def fixtures_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_fixtures_parquet_is_the_pandas_parquet(fixtures_run: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("held", [True, False])
+def test_fixtures_parquet_is_the_pandas_parquet(
+    fixtures_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: bool
+) -> None:
+    """Every table from the parts, the pandas path's file, whether the first pass's
+    chunks are kept for the second or made again (past ``HELD_CELLS``)."""
+    if not held:
+        monkeypatch.setattr(parquet_columns, "HELD_CELLS", 0)
     report = StoredAuditReport.open(fixtures_run)
     old, new, fell_back = _write_both(report, tmp_path)
     assert fell_back == []

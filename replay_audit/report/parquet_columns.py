@@ -345,8 +345,9 @@ def write_table_parquet(
 
     Two passes, as there: the first makes every chunk's table (kept for the second
     up to ``HELD_CELLS`` cells, else made again), the second writes them.  Returns
-    ``False``, having written nothing, where a chunk is ``Unmapped`` or the table
-    has no rows; the caller then writes it through pandas.
+    ``False``, having written nothing, where a chunk is ``Unmapped``, the table has
+    no rows or pandas is older than ``PANDAS_MAJOR``; the caller then writes it
+    through pandas.
     """
     import pandas as pd  # (its version decides; the metadata is made by it below)
     import pyarrow.parquet as pq
