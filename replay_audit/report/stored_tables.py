@@ -226,8 +226,39 @@ class _StoredTables(AuditReport):
         for group in self._groups():
             yield self._frame("hand_facts", group), self._frame("game_facts", group)
 
-    def _write_parquet_streamed(self, folder: Path) -> list[Path]:
+    def _write_parquet_streamed(self, folder: Path, from_parts: bool = True) -> list[Path]:
         """One Parquet file per table, written part by part.
+
+        Each table from the parts' Arrow columns (``report.parquet_columns``: the
+        file the pandas path writes, without a frame per part), or through pandas
+        (``_write_parquet_frames``) when a part holds what that module does not map
+        (a column of mixed values, text or floats in an integer column, a file
+        whose row is missing) or the table has no rows; ``from_parts=False``
+        writes every table through pandas (the reference the tests compare with).
+        """
+        from replay_audit.report.parquet_columns import PartChunk, write_table_parquet
+
+        written = []
+        groups = self._groups()
+        for name in CSV_TABLES:
+            target = folder / f"{name}.parquet"
+            columns = self._columns(name, groups)
+
+            def chunks(name: str = name) -> Iterator[PartChunk]:
+                for group in groups:
+                    part = next(iter(group.values()), None)
+                    data = None if part is None else self.store.read_part(name, part)
+                    yield PartChunk(data, sorted(group))
+
+            if not (from_parts and write_table_parquet(target, name, columns, chunks, self.rules)):
+                self._write_parquet_frames(name, groups, target)
+            written.append(target)
+        return written
+
+    def _write_parquet_frames(
+        self, name: str, groups: list[dict[str, str | None]], target: Path
+    ) -> None:
+        """Table ``name`` through pandas, one part at a time.
 
         Arrow needs one schema for the file, and a column can be all-null in one
         part and typed in another, so a first pass collects every chunk's schema
@@ -237,17 +268,11 @@ class _StoredTables(AuditReport):
         """
         import pyarrow.parquet as pq
 
-        written = []
-        groups = self._groups()
-        for name in CSV_TABLES:
-            schemas = [parquet_table(df, self.rules).schema for df in self._chunks(name, groups)]
-            schema = _union_schema(schemas)
-            target = folder / f"{name}.parquet"
-            with pq.ParquetWriter(target, schema) as writer:
-                for df in self._chunks(name, groups):
-                    writer.write_table(parquet_table(df, self.rules).cast(schema))
-            written.append(target)
-        return written
+        schemas = [parquet_table(df, self.rules).schema for df in self._chunks(name, groups)]
+        schema = _union_schema(schemas)
+        with pq.ParquetWriter(target, schema) as writer:
+            for df in self._chunks(name, groups):
+                writer.write_table(parquet_table(df, self.rules).cast(schema))
 
     def load(self) -> AuditReport:
         """A plain in-memory ``AuditReport`` with every table loaded."""
