@@ -25,7 +25,7 @@ from replay_audit.scoring import shanten
 from replay_audit.scoring.shanten import _c, _py_shanten
 from replay_audit.stats import identity
 from replay_audit.stats.identity import _py_start_shanten
-from tests.conftest import CORPUS, core_built, need
+from tests.conftest import CORPUS, core_built, need, one_suit_patterns
 
 pytestmark = core_built("shanten", "start_shanten")
 
@@ -82,17 +82,6 @@ def test_every_dealt_hand_of_the_corpus() -> None:
 # ------------------------------------------------------------ one suit, exhaustive
 
 
-def _patterns(n: int, most: int) -> Iterator[tuple[int, ...]]:
-    """Every pattern of ``n`` counts (each 0-4) holding at most ``most`` tiles, built
-    count by count within the budget."""
-    if n == 0:
-        yield ()
-        return
-    for first in range(min(4, most) + 1):
-        for rest in _patterns(n - 1, most - first):
-            yield (first, *rest)
-
-
 _SMALL = 7
 """Every one-suit pattern is checked up to this many tiles: the Python reference costs
 about a millisecond a pattern past that (its option sets grow), ~8 minutes of CPU for
@@ -105,7 +94,7 @@ def test_every_small_one_suit_pattern(lo: int, n: int, count: int) -> None:
     offsets; the random hands below mix all four parts) and of the honors up to
     ``_SMALL`` tiles, as a hand by itself."""
     seen = 0
-    for p in _patterns(n, _SMALL):
+    for p in one_suit_patterns(n, _SMALL):
         counts = [0] * 34
         counts[lo : lo + n] = p
         assert core.shanten(counts) == _py_shanten(counts), p

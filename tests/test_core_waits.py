@@ -10,7 +10,7 @@ it answers without the core, and whenever the core declines an input.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,7 +22,7 @@ from replay_audit.model.tiles import TERMINALS_AND_HONORS, counts34, parse_tiles
 from replay_audit.native import _core
 from replay_audit.replay import table, waits
 from replay_audit.scoring import agari
-from tests.conftest import CORPUS, need
+from tests.conftest import CORPUS, need, one_suit_patterns
 from tests.test_replay_waits import _regular, _seven_pairs
 
 pytestmark = pytest.mark.skipif(
@@ -170,18 +170,6 @@ def test_the_core_agrees_on_named_shapes(text: str) -> None:
 # ------------------------------------------------------------------ one suit, exhaustive
 
 
-def _patterns(n: int, most: int) -> Iterator[tuple[int, ...]]:
-    """Every pattern of ``n`` counts (each 0-4) holding at most ``most`` tiles, in
-    ``itertools.product``'s order; built count by count within the budget rather than
-    by filtering all 5**n products (for the man suit, 1.95 million sums per shard)."""
-    if n == 0:
-        yield ()
-        return
-    for first in range(min(4, most) + 1):
-        for rest in _patterns(n - 1, most - first):
-            yield (first, *rest)
-
-
 @pytest.mark.parametrize(
     ("suit", "part", "parts"), [(0, 0, 4), (0, 1, 4), (0, 2, 4), (0, 3, 4), (3, 0, 1)]
 )
@@ -193,7 +181,7 @@ def test_the_core_agrees_on_every_one_suit_pattern(suit: int, part: int, parts: 
     lo = 9 * suit
     n = 7 if suit == 3 else 9
     pair = 13 if suit == 0 else 4  # 5p beside man, else 5m
-    for p in itertools.islice(_patterns(n, 13), part, None, parts):
+    for p in itertools.islice(one_suit_patterns(n, 13), part, None, parts):
         counts = [0] * 34
         counts[lo : lo + n] = p
         _agree(counts)
