@@ -31,6 +31,7 @@ from replay_audit.report.tables import CSV_TABLES, TABLE_COLUMNS, table_frame
 if TYPE_CHECKING:
     import pandas as pd
 
+    from replay_audit.report.parquet_columns import PartChunk
     from replay_audit.report.stream import ColumnKinds
 
 
@@ -236,24 +237,29 @@ class _StoredTables(AuditReport):
         whose row is missing) or the table has no rows; ``from_parts=False``
         writes every table through pandas (the reference the tests compare with).
         """
-        from replay_audit.report.parquet_columns import PartChunk, write_table_parquet
+        from replay_audit.report.parquet_columns import write_table_parquet
 
         written = []
         groups = self._groups()
         for name in CSV_TABLES:
             target = folder / f"{name}.parquet"
             columns = self._columns(name, groups)
-
-            def chunks(name: str = name) -> Iterator[PartChunk]:
-                for group in groups:
-                    part = next(iter(group.values()), None)
-                    data = None if part is None else self.store.read_part(name, part)
-                    yield PartChunk(data, sorted(group))
-
+            chunks = functools.partial(self._part_chunks, name, groups)
             if not (from_parts and write_table_parquet(target, name, columns, chunks, self.rules)):
                 self._write_parquet_frames(name, groups, target)
             written.append(target)
         return written
+
+    def _part_chunks(self, name: str, groups: list[dict[str, str | None]]) -> Iterator[PartChunk]:
+        """Each group's part of table ``name`` as stored (None where the group has no
+        part) with the paths it is read for, as ``report.parquet_columns`` takes them:
+        ``_column_chunks``' counterpart for the Parquet path."""
+        from replay_audit.report.parquet_columns import PartChunk
+
+        for group in groups:
+            part = next(iter(group.values()), None)
+            data = None if part is None else self.store.read_part(name, part)
+            yield PartChunk(data, sorted(group))
 
     def _write_parquet_frames(
         self, name: str, groups: list[dict[str, str | None]], target: Path
