@@ -403,6 +403,7 @@ def test_corpus_subset_json_and_html_identical(
     corpus: Path, corpus_sample_audit: AuditReport, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     files = corpus_sample(corpus)
+    assert len(files) > 200  # every non-Phoenix log and 174 Phoenix ones
     plain = corpus_sample_audit
     stored = audit_files(files, jobs=2, out=tmp_path / "o", files_per_part=9)
     want_json = _written(plain, tmp_path / "plain", "json")
