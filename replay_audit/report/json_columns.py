@@ -164,6 +164,8 @@ def plan_table(name: str, read: Callable[[], Iterator[Columns]]) -> _Table | Non
     held: list[Columns] | None = []
     cells = rows = 0
     for chunk in read():
+        if chunk.n == 0:  # (``_Plan.add`` skips it too)
+            continue
         plan.add(chunk)
         rows += chunk.n
         for c in chunk.names:  # (a column with a float so far: only those are looked at)

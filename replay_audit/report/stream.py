@@ -4,9 +4,12 @@ A stored run (``report.stored.StoredAuditReport``) holds its rows in Arrow parts
 must write ``report.json`` and the HTML page without loading a whole table, yet
 produce the very bytes an in-memory report writes. Two things make that hold:
 
-* **One layout.** ``write_json`` is the only JSON writer: the in-memory report
-  passes each table as one chunk, the stored report part by part. The layout is
-  ``json.dumps(doc, ensure_ascii=False, indent=1)``, assembled piece by piece.
+* **One layout.** ``write_json_texts`` is the only JSON document writer and
+  ``record_template`` the only record layout: the in-memory report passes each
+  table as one frame (``write_json``), a stored report part by part, its records
+  made from the parts' columns where ``report.json_columns`` can, else from typed
+  frames. The layout is ``json.dumps(doc, ensure_ascii=False, indent=1)``,
+  assembled piece by piece (``.jsonl``: ``json.dumps(record)`` a line).
 * **One dtype per column.** pandas infers a column's dtype from the values it
   sees, and ``DataFrame.to_json`` writes ``12`` for an ``int64`` column but
   ``12.0`` for a ``float64`` one; a part where a column is all integers would
