@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,8 +102,9 @@ class _StoredTables(AuditReport):
             return self._write_parquet_streamed(folder)
         if fmt == "csv":
             return self._write_csv_columns(folder)
-        # csv, json and jsonl: through table_chunks, one part at a time; html:
-        # bounded, through the page_* methods below
+        if fmt in ("json", "jsonl"):
+            return gc_held(self._write_json_columns, fmt, folder)
+        # html: bounded, through the page_* methods below
         return super()._write_format(fmt, folder)
 
     def table_chunks(self, name: str) -> Iterator[pd.DataFrame]:
@@ -121,15 +122,12 @@ class _StoredTables(AuditReport):
         the 0.2 s this takes over the Phoenix corpus).  Any cycle made meanwhile is
         freed when it resumes; if the caller has it off, it stays off.
         """
-        if not gc.isenabled():
-            return self._write_csv_tables(folder)
-        gc.collect(0)  # (what is already garbage goes first: the run's last chunk left
-        # cycles that the next collection would have freed, 9 MB of the peak RSS)
-        gc.disable()
-        try:
-            return self._write_csv_tables(folder)
-        finally:
-            gc.enable()
+        return gc_held(self._write_csv_tables, folder)
+
+    def _write_json_columns(self, fmt: str, folder: Path, from_parts: bool = True) -> list[Path]:
+        """``report.json`` (``fmt`` ``"json"``) or the ``.jsonl`` tables (``write_json_tables``);
+        ``from_parts=False``: every table through pandas, the tests' reference."""
+        return write_json_tables(self, fmt, folder, from_parts)
 
     def _write_csv_tables(self, folder: Path) -> list[Path]:
         from replay_audit.report.csv_columns import write_table_csv
@@ -324,3 +322,62 @@ class _StoredTables(AuditReport):
             "notes": t.categories.get(INFO, 0),
             **self._overrides(),
         }
+
+
+def gc_held(write: Callable[..., list[Path]], *args: Any) -> list[Path]:
+    """``write(*args)`` with the cyclic garbage collector held (``_write_csv_columns``
+    says why; the JSON writers hold chunks of plain values and texts alike)."""
+    if not gc.isenabled():
+        return write(*args)
+    gc.collect(0)  # (what is already garbage goes first: the run's last chunk left
+    # cycles that the next collection would have freed, 9 MB of the peak RSS)
+    gc.disable()
+    try:
+        return write(*args)
+    finally:
+        gc.enable()
+
+
+def write_json_tables(
+    report: _StoredTables, fmt: str, folder: Path, from_parts: bool = True
+) -> list[Path]:
+    """``report.json`` (``fmt`` ``"json"``) or one ``.jsonl`` file per table, each
+    table's records from the parts' columns (``report.json_columns``: the text the
+    pandas path writes, without a frame per part), or through pandas
+    (``typed_chunks``, as ``AuditReport`` writes them) where that module declines
+    the table: a column of a mix of kinds, text or floats in an integer column,
+    integers past 64 bits (past ``2**53`` with a gap), a float pandas writes in
+    exponent form, or no rows.  ``from_parts=False`` writes every table through
+    pandas (the reference the tests compare with)."""
+    from replay_audit.report import stream
+
+    groups = report._groups()
+    level = 2 if fmt == "json" else None
+    tables = ((name, _json_records(report, name, groups, level, from_parts)) for name in CSV_TABLES)
+    if fmt == "json":
+        return [stream.write_json_texts(folder / "report.json", report.summary(), tables)]
+    return [stream.write_jsonl_texts(folder / f"{name}.jsonl", texts) for name, texts in tables]
+
+
+def _json_records(
+    report: _StoredTables,
+    name: str,
+    groups: list[dict[str, str | None]],
+    level: int | None,
+    from_parts: bool,
+) -> Iterator[list[str]]:
+    """Table ``name``'s records laid out ``level`` deep (``None``: on one line), chunk
+    by chunk: from the parts' columns where ``report.json_columns`` takes the table,
+    else from ``typed_chunks``' frames."""
+    from replay_audit.report import stream
+    from replay_audit.report.json_columns import table_records
+
+    if from_parts:
+        read = functools.partial(report._column_chunks, name, groups)
+        got = table_records(name, read, level)
+        if got is not None:
+            return got
+    chunks = report.typed_chunks(name)  # (the whole run's groups, as ``groups``)
+    if level is None:
+        return stream.frame_line_texts(chunks)
+    return stream.frame_record_texts(chunks, level)

@@ -4,9 +4,12 @@ A stored run (``report.stored.StoredAuditReport``) holds its rows in Arrow parts
 must write ``report.json`` and the HTML page without loading a whole table, yet
 produce the very bytes an in-memory report writes. Two things make that hold:
 
-* **One layout.** ``write_json`` is the only JSON writer: the in-memory report
-  passes each table as one chunk, the stored report part by part. The layout is
-  ``json.dumps(doc, ensure_ascii=False, indent=1)``, assembled piece by piece.
+* **One layout.** ``write_json_texts`` is the only JSON document writer and
+  ``record_template`` the only record layout: the in-memory report passes each
+  table as one frame (``write_json``), a stored report part by part, its records
+  made from the parts' columns where ``report.json_columns`` can, else from typed
+  frames. The layout is ``json.dumps(doc, ensure_ascii=False, indent=1)``,
+  assembled piece by piece (``.jsonl``: ``json.dumps(record)`` a line).
 * **One dtype per column.** pandas infers a column's dtype from the values it
   sees, and ``DataFrame.to_json`` writes ``12`` for an ``int64`` column but
   ``12.0`` for a ``float64`` one; a part where a column is all integers would
@@ -255,6 +258,25 @@ _PLAIN_TEXT: dict[type, Any] = {str: encode_basestring, int: int.__repr__, float
 """How ``json.dumps`` writes a value of these types (floats when finite)."""
 
 
+def record_template(keys: Iterable[str], level: int | None) -> str:
+    """A record of these keys as ``json.dumps(record, ensure_ascii=False, ...)`` lays it
+    out, a ``%s`` for each value's text: ``indent=1`` ``level`` deep in a document, or
+    on one line (``level`` ``None``, the default separators ``", "`` and ``": "``).
+
+    >>> record_template(["a", "b"], None) % ("1", "null")
+    '{"a": 1, "b": null}'
+    >>> record_template(["a"], 0) % ("true",)
+    '{\\n "a": true\\n}'
+    """
+    names = [encode_basestring(k).replace("%", "%%") + ": %s" for k in keys]
+    if level is None:
+        return "{" + ", ".join(names) + "}"
+    if not names:
+        return "{}"
+    inner = "\n" + " " * (level + 1)
+    return "{" + ",".join(inner + n for n in names) + "\n" + " " * level + "}"
+
+
 def indented_records(records: list[dict[str, Any]], level: int) -> list[str]:
     """``[_nested(record, level) for record in records]``, the same text, made
     column by column.
@@ -272,14 +294,7 @@ def indented_records(records: list[dict[str, Any]], level: int) -> list[str]:
     keys = tuple(records[0])
     if not keys or any(tuple(r) != keys for r in records):
         return [_nested(r, level) for r in records]
-    inner = "\n" + " " * (level + 1)
-    template = (
-        "{"
-        + ",".join(inner + encode_basestring(k).replace("%", "%%") + ": %s" for k in keys)
-        + "\n"
-        + " " * level
-        + "}"
-    )
+    template = record_template(keys, level)
     columns = zip(*map(dict.values, records), strict=True)
     texts = [_column_texts(column, level + 1) for column in columns]
     return list(map(template.__mod__, zip(*texts, strict=True)))
@@ -291,6 +306,13 @@ def json_records(chunks: Iterable[pd.DataFrame]) -> Iterator[dict[str, Any]]:
         yield from json.loads(df.to_json(orient="records", force_ascii=False))
 
 
+def frame_record_texts(chunks: Iterable[pd.DataFrame], level: int) -> Iterator[list[str]]:
+    """Each chunk's records as ``df.to_json(orient="records")`` gives them, laid out
+    ``level`` deep (``indented_records``): the pandas path of ``write_json``."""
+    for df in chunks:
+        yield indented_records(json.loads(df.to_json(orient="records", force_ascii=False)), level)
+
+
 def write_json(
     path: Path, summary: dict[str, Any], tables: Iterable[tuple[str, Iterable[pd.DataFrame]]]
 ) -> Path:
@@ -299,16 +321,26 @@ def write_json(
     The bytes equal ``json.dumps(doc, ensure_ascii=False, indent=1)`` of the whole
     document, but only one chunk of one table is held at a time.
     """
+    texts = ((name, frame_record_texts(chunks, 2)) for name, chunks in tables)
+    return write_json_texts(path, summary, texts)
+
+
+def write_json_texts(
+    path: Path, summary: dict[str, Any], tables: Iterable[tuple[str, Iterable[list[str]]]]
+) -> Path:
+    """``write_json``'s document from each table's records already laid out two
+    deep, chunk by chunk (``frame_record_texts``, or ``report.json_columns`` from a
+    stored run's columns)."""
     with open(path, "w", encoding="utf-8", newline="") as out:
         out.write('{\n "summary": ' + _nested(summary, 1))
         for name, chunks in tables:
             out.write(",\n " + json.dumps(name, ensure_ascii=False) + ": [")
             first = True
-            for df in chunks:
-                records = json.loads(df.to_json(orient="records", force_ascii=False))
-                for text in indented_records(records, 2):
-                    out.write(("\n  " if first else ",\n  ") + text)
-                    first = False
+            for texts in chunks:
+                if not texts:
+                    continue
+                out.write(("\n  " if first else ",\n  ") + ",\n  ".join(texts))
+                first = False
             out.write("]" if first else "\n ]")
         out.write("\n}")
     return path
@@ -317,7 +349,21 @@ def write_json(
 def write_jsonl(path: Path, chunks: Iterable[pd.DataFrame]) -> Path:
     """One record per line, ``json.dumps(record, ensure_ascii=False)``: the records
     ``write_json`` puts in the document's table, one chunk held at a time."""
+    return write_jsonl_texts(path, frame_line_texts(chunks))
+
+
+def frame_line_texts(chunks: Iterable[pd.DataFrame]) -> Iterator[list[str]]:
+    """Each chunk's records (``json_records``) as ``json.dumps(record)`` writes them
+    on one line: the pandas path of ``write_jsonl``."""
+    for df in chunks:
+        yield [json.dumps(record, ensure_ascii=False) for record in json_records([df])]
+
+
+def write_jsonl_texts(path: Path, chunks: Iterable[list[str]]) -> Path:
+    """``write_jsonl``'s file from the records already laid out on one line, chunk
+    by chunk (``report.json_columns``)."""
     with open(path, "w", encoding="utf-8", newline="\n") as out:
-        for record in json_records(chunks):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        for texts in chunks:
+            if texts:
+                out.write("\n".join(texts) + "\n")
     return path
