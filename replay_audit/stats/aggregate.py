@@ -196,12 +196,13 @@ def _hand_counters(
 
 def _start_shanten(hf: pd.DataFrame) -> pd.Series:
     """Shanten of each row's 13 dealt tiles (NaN when unknown), from the
-    ``dealt`` fact column; each distinct dealt hand is computed once."""
+    ``dealt`` fact column, one call per row: dealt hands hardly repeat (the shared
+    corpus's 113,116 are all distinct), so finding the distinct ones first and
+    mapping them back cost more (0.2 s there) than it spared."""
     if "dealt" not in hf:
         return pd.Series(np.nan, index=hf.index, dtype=float)
-    dealt = hf["dealt"].fillna("")
-    values = {d: start_shanten(d) for d in dealt.unique()}
-    return dealt.map(values).astype(float)
+    values = list(map(start_shanten, hf["dealt"].fillna("")))
+    return pd.Series(values, index=hf.index, dtype=float)
 
 
 def _game_counters(gf: pd.DataFrame) -> pd.DataFrame:
