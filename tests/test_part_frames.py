@@ -31,7 +31,7 @@ from replay_audit.run.local import audit_files
 from tests.conftest import FIXTURES, corpus_sample
 
 
-def _both(report: _StoredTables) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+def _both(report: StoredAuditReport) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
     """Each chunk's frame from the parts and from the rows, hand facts then game facts."""
     report.frames_from_parts = True
     fast = list(report.fact_chunks())
@@ -44,12 +44,12 @@ def _both(report: _StoredTables) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
         yield gf, gf0
 
 
-def assert_same_frames(report: _StoredTables) -> None:
+def assert_same_frames(report: StoredAuditReport) -> None:
     for got, want in _both(report):
         pd.testing.assert_frame_equal(got, want)
 
 
-def _fell_back(report: _StoredTables, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _fell_back(report: StoredAuditReport, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The fact tables whose chunk frames ``fact_chunks`` built from the rows (a chunk
     with rows only; an empty chunk goes that way by design)."""
     noted: list[str] = []
