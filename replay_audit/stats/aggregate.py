@@ -134,7 +134,7 @@ def _hand_counters(
     tenpai = hf["tenpai_at_draw"]
     win_payment = hf["win_payment"].astype(float).fillna(0)
     deal_ins = hf["deal_in_to"] if double_ron == "per_winner" else dealt.astype(int)
-    c = pd.DataFrame(index=hf.index)
+    c: dict[str, Any] = {}  # (one frame at the end: a column set at a time cost 0.2 s)
     c["hands"] = 1
     c["dealer_hands"] = b("dealer").astype(int)
     c["wins"] = won.astype(int)
@@ -191,23 +191,25 @@ def _hand_counters(
     c["dealer_start_shanten_sum"] = sh.where(dealer, 0).fillna(0)
     c["nondealer_start_shanten_hands"] = (known & ~dealer).astype(int)
     c["nondealer_start_shanten_sum"] = sh.where(~dealer, 0).fillna(0)
-    return c
+    return pd.DataFrame(c, index=hf.index)
 
 
 def _start_shanten(hf: pd.DataFrame) -> pd.Series:
     """Shanten of each row's 13 dealt tiles (NaN when unknown), from the
-    ``dealt`` fact column; each distinct dealt hand is computed once."""
+    ``dealt`` fact column, one call per row: dealt hands hardly repeat (the shared
+    corpus's 113,116 are all distinct), so finding the distinct ones first and
+    mapping them back cost more (0.2 s there) than it spared."""
     if "dealt" not in hf:
         return pd.Series(np.nan, index=hf.index, dtype=float)
-    dealt = hf["dealt"].fillna("")
-    values = {d: start_shanten(d) for d in dealt.unique()}
-    return dealt.map(values).astype(float)
+    values = list(map(start_shanten, hf["dealt"].fillna("").tolist()))  # (a list: walking
+    # an Arrow-backed text column cell by cell cost 0.4 s over the corpus)
+    return pd.Series(values, index=hf.index, dtype=float)
 
 
 def _game_counters(gf: pd.DataFrame) -> pd.DataFrame:
     place = gf["place"].astype(float)
     players = gf["players"].astype(float)
-    c = pd.DataFrame(index=gf.index)
+    c: dict[str, Any] = {}
     c["games"] = 1
     for k in (1, 2, 3, 4):
         c[f"place_{k}"] = (place == k).astype(int)
@@ -222,7 +224,7 @@ def _game_counters(gf: pd.DataFrame) -> pd.DataFrame:
     change = gf["rate_change"].astype(float) if "rate_change" in gf else nan
     c["rated_games"] = change.notna().astype(int)
     c["rate_change_sum"] = change.fillna(0)
-    return c
+    return pd.DataFrame(c, index=gf.index)
 
 
 REDUCERS: dict[str, str] = {c.key: c.reduce for c in COUNTERS}
