@@ -165,6 +165,36 @@ def corpus_sample_audit(tmp_path_factory: pytest.TempPathFactory):
     )
 
 
+@pytest.fixture(scope="session")
+def fixtures_in_parts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every fixture log (the damaged and unreadable ones too) stored in parts of three
+    files: the run the stored writers' tests (Parquet, JSON, the page's fact frames)
+    hold to the pandas path.  Read only: a test writes its outputs elsewhere."""
+    from replay_audit.io.paths import iter_log_paths
+    from replay_audit.run.local import audit_files
+
+    logs = [str(p) for p in iter_log_paths([FIXTURES])]
+    out = tmp_path_factory.mktemp("fixtures_in_parts") / "o"
+    audit_files(logs, jobs=1, out=out, files_per_part=3)
+    return out
+
+
+@pytest.fixture(scope="session")
+def corpus_sample_stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``corpus_sample`` stored once for the run in parts of nine files (one job), for
+    the tests that hold a stored run's writers (``report.json``, the page's fact
+    frames) to the pandas path and to ``corpus_sample_audit``.  Read only."""
+    need(CORPUS)
+    from replay_audit.run.local import audit_files
+
+    def store() -> str:
+        out = tmp_path_factory.mktemp("corpus_sample_stored") / "o"
+        audit_files(corpus_sample(CORPUS), jobs=1, out=out, files_per_part=9)
+        return str(out)
+
+    return Path(once_per_run(tmp_path_factory, "corpus_sample_stored", store))
+
+
 @pytest.fixture
 def start_shanten_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """``stats.aggregate``'s ``start_shanten`` remembering every dealt hand it is given,

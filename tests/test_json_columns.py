@@ -27,7 +27,6 @@ from replay_audit.report import json_columns, stored_tables
 from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import CSV_TABLES, INT_COLUMNS
-from tests.conftest import CORPUS, FIXTURES, corpus_sample, need
 from tests.test_parquet_columns import _stored
 
 JSON_FILES = ["report.json", *(f"{name}.jsonl" for name in CSV_TABLES)]
@@ -61,27 +60,15 @@ def assert_same_json(old: Path, new: Path) -> None:
         assert (old / name).read_bytes() == (new / name).read_bytes(), name
 
 
-@pytest.fixture(scope="module")
-def fixtures_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every fixture log (the damaged and unreadable ones too) in parts of three files."""
-    from replay_audit.io.paths import iter_log_paths
-    from replay_audit.run.local import audit_files
-
-    logs = [str(p) for p in iter_log_paths([FIXTURES])]
-    out = tmp_path_factory.mktemp("fx") / "o"
-    audit_files(logs, jobs=1, out=out, files_per_part=3)
-    return out
-
-
 @pytest.mark.parametrize("held", [True, False])
 def test_fixtures_json_is_the_pandas_json(
-    fixtures_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: bool
+    fixtures_in_parts: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: bool
 ) -> None:
     """Every table from the parts, the pandas path's bytes, whether the first pass's
     chunks are kept for the second or read again (past ``HELD_CELLS``)."""
     if not held:
         monkeypatch.setattr(json_columns, "HELD_CELLS", 0)
-    report = StoredAuditReport.open(fixtures_run)
+    report = StoredAuditReport.open(fixtures_in_parts)
     old, new, fell_back = _write_both(report, tmp_path)
     assert fell_back == []
     assert_same_json(old, new)
@@ -270,16 +257,12 @@ def test_a_float_in_exponent_form_declines_its_table(tmp_path: Path) -> None:
 
 @pytest.mark.corpus
 def test_corpus_sample_json_is_the_pandas_json(
-    corpus_sample_audit: AuditReport, tmp_path: Path
+    corpus_sample_stored: Path, corpus_sample_audit: AuditReport, tmp_path: Path
 ) -> None:
-    """A stored run of the corpus sample in parts of nine files: every table from its
-    parts, ``report.json`` and each ``.jsonl`` the pandas path's bytes and the
-    in-memory report's (about 3 s of CPU to audit, 2 s for both writers)."""
-    from replay_audit.run.local import audit_files
-
-    files = corpus_sample(need(CORPUS))
-    report = audit_files(files, jobs=1, out=tmp_path / "o", files_per_part=9)
-    assert isinstance(report, StoredAuditReport)
+    """The corpus sample stored in parts of nine files: every table from its parts,
+    ``report.json`` and each ``.jsonl`` the pandas path's bytes and the in-memory
+    report's (about 2 s of CPU for both writers; the run is shared)."""
+    report = StoredAuditReport.open(corpus_sample_stored)
     old, new, fell_back = _write_both(report, tmp_path)
     assert fell_back == []
     assert_same_json(old, new)

@@ -25,7 +25,7 @@ from replay_audit.report import parquet_columns, stored_tables
 from replay_audit.report.store import Store
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import CSV_TABLES
-from tests.conftest import CORPUS, FIXTURES, need
+from tests.conftest import CORPUS, need
 
 
 def _write_both(report: StoredAuditReport, tmp: Path) -> tuple[Path, Path, list[str]]:
@@ -71,27 +71,15 @@ def _pandas_read(path: Path) -> pd.DataFrame | str:
         return f"{type(e).__name__}: {e}"
 
 
-@pytest.fixture(scope="module")
-def fixtures_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every fixture log (the damaged and unreadable ones too) in parts of three files."""
-    from replay_audit.io.paths import iter_log_paths
-    from replay_audit.run.local import audit_files
-
-    logs = [str(p) for p in iter_log_paths([FIXTURES])]
-    out = tmp_path_factory.mktemp("fx") / "o"
-    audit_files(logs, jobs=1, out=out, files_per_part=3)
-    return out
-
-
 @pytest.mark.parametrize("held", [True, False])
 def test_fixtures_parquet_is_the_pandas_parquet(
-    fixtures_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: bool
+    fixtures_in_parts: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: bool
 ) -> None:
     """Every table from the parts, the pandas path's file, whether the first pass's
     chunks are kept for the second or made again (past ``HELD_CELLS``)."""
     if not held:
         monkeypatch.setattr(parquet_columns, "HELD_CELLS", 0)
-    report = StoredAuditReport.open(fixtures_run)
+    report = StoredAuditReport.open(fixtures_in_parts)
     old, new, fell_back = _write_both(report, tmp_path)
     assert fell_back == []
     assert_same_parquet(old, new)
@@ -102,7 +90,7 @@ def test_fixtures_parquet_is_the_pandas_parquet(
 
 @pytest.mark.parametrize("slip", ["text_type", "nullable_int_cast", "metadata", "order"])
 def test_a_planted_difference_is_caught(
-    fixtures_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slip: str
+    fixtures_in_parts: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slip: str
 ) -> None:
     """One cast, the metadata or the order changed in the Arrow path: the files differ."""
     typed_column = parquet_columns.typed_column
@@ -126,7 +114,7 @@ def test_a_planted_difference_is_caught(
     else:
         order = parquet_columns._order
         monkeypatch.setattr(parquet_columns, "_order", lambda *args: order(*args)[::-1])
-    old, new, fell_back = _write_both(StoredAuditReport.open(fixtures_run), tmp_path)
+    old, new, fell_back = _write_both(StoredAuditReport.open(fixtures_in_parts), tmp_path)
     assert fell_back == []
     with pytest.raises(AssertionError):
         assert_same_parquet(old, new)

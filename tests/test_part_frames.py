@@ -27,8 +27,6 @@ from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.store import Store
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.stored_tables import _StoredTables
-from replay_audit.run.local import audit_files
-from tests.conftest import FIXTURES, corpus_sample
 
 
 def _both(report: StoredAuditReport) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
@@ -66,23 +64,12 @@ def _fell_back(report: StoredAuditReport, monkeypatch: pytest.MonkeyPatch) -> li
     return noted
 
 
-@pytest.fixture(scope="module")
-def fixtures_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every fixture log (the damaged and unreadable ones too) in parts of three files."""
-    from replay_audit.io.paths import iter_log_paths
-
-    logs = [str(p) for p in iter_log_paths([FIXTURES])]
-    out = tmp_path_factory.mktemp("fx") / "o"
-    audit_files(logs, jobs=1, out=out, files_per_part=3)
-    return out
-
-
 def test_fixture_fact_frames_are_the_rows_frames(
-    fixtures_run: Path, monkeypatch: pytest.MonkeyPatch
+    fixtures_in_parts: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every chunk of the fixtures' facts from the parts, equal to the rows' frame, and
     the players' table (what the page shows) equal too."""
-    report = StoredAuditReport.open(fixtures_run)
+    report = StoredAuditReport.open(fixtures_in_parts)
     assert_same_frames(report)
     fast = stats.players(report)
     report.frames_from_parts = False
@@ -219,13 +206,12 @@ def test_plain_rows_take_the_arrow_path(tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.mark.corpus
 def test_corpus_sample_fact_frames_and_players(
-    corpus: Path, corpus_sample_audit: AuditReport, tmp_path: Path
+    corpus_sample_stored: Path, corpus_sample_audit: AuditReport
 ) -> None:
     """The shared corpus sample stored in parts of nine files: each chunk's facts from
     the parts equal the rows' frames, and the players' table equals the in-memory
-    run's (about 6 s of CPU, most of it the audit)."""
-    stored = audit_files(corpus_sample(corpus), jobs=1, out=tmp_path / "o", files_per_part=9)
-    assert isinstance(stored, StoredAuditReport)
+    run's (the run is shared with the JSON writer's test)."""
+    stored = StoredAuditReport.open(corpus_sample_stored)
     assert_same_frames(stored)
     got = stats.players(stored)
     pd.testing.assert_frame_equal(got, stats.players(corpus_sample_audit))
