@@ -28,7 +28,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from replay_audit.native import _core
 from replay_audit.report.codec import Columns
@@ -69,6 +69,36 @@ writer's time; the corpus's hands table of 2,770 files holds 0.82 million); a la
 table is read twice, so the memory held stays bounded whatever the run's size."""
 _KIND_NUMBER = {NULL: 0, PLAIN: 1, FLOAT: 2}
 """The renderings as ``_core.csv_rows`` numbers them."""
+
+
+_Chunk = TypeVar("_Chunk")
+
+
+class HeldChunks(Generic[_Chunk]):
+    """A table's chunks as a first pass meets them, kept for the second pass while
+    they hold at most ``limit`` cells in all (``HELD_CELLS``, passed by each writer
+    from its own module so a test can lower it there); past that none are kept and
+    the second pass makes them again: the memory held stays bounded whatever the
+    run's size.  The stored CSV, JSON and Parquet writers share it."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.chunks: list[_Chunk] | None = []
+        self.cells = 0
+
+    def add(self, chunk: _Chunk, cells: int) -> None:
+        """Keep ``chunk`` (of ``cells`` cells) if the table still fits."""
+        if self.chunks is None:
+            return
+        self.cells += cells
+        if self.cells <= self.limit:
+            self.chunks.append(chunk)
+        else:
+            self.chunks = None
+
+    def again(self, make: Callable[[], Iterable[_Chunk]]) -> Iterable[_Chunk]:
+        """The chunks for the second pass: those kept, else ``make()``'s."""
+        return make() if self.chunks is None else self.chunks
 
 
 _TYPE_BITS = ((1, _NONE), (2, bool), (4, int), (8, float), (16, str))
@@ -299,21 +329,15 @@ def write_table_csv(path: Path, name: str, read: Callable[[], Iterator[Columns]]
     pandas can render; the caller then writes the table through pandas.
     """
     plan = _Plan(name)
-    held: list[Columns] | None = []
-    cells = 0
+    held: HeldChunks[Columns] = HeldChunks(HELD_CELLS)
     for chunk in read():
         plan.add(chunk)
-        if held is not None:
-            cells += chunk.n * len(chunk.names)
-            if cells <= HELD_CELLS:
-                held.append(chunk)
-            else:
-                held = None
+        held.add(chunk, chunk.n * len(chunk.names))
     kinds = plan.kinds(name)
     if kinds is None:
         return False
     columns = plan.columns()
-    chunks = read() if held is None else held
+    chunks = held.again(read)
     if _core is not None:
         with open(path, "wb") as b:
             write_rows_core(b, name, columns, kinds, chunks)

@@ -49,6 +49,7 @@ from replay_audit.report.csv_columns import (
     FLOAT,
     HELD_CELLS,
     NULL,
+    HeldChunks,
     _chunk_columns,
     _order,
     _Plan,
@@ -161,8 +162,8 @@ def plan_table(name: str, read: Callable[[], Iterator[Columns]]) -> _Table | Non
     ``HELD_CELLS`` cells, else read again.  ``None`` where pandas must write the
     table, or where it has no rows."""
     plan = _Plan(name)
-    held: list[Columns] | None = []
-    cells = rows = 0
+    held: HeldChunks[Columns] = HeldChunks(HELD_CELLS)
+    rows = 0
     for chunk in read():
         if chunk.n == 0:  # (``_Plan.add`` skips it too)
             continue
@@ -171,16 +172,11 @@ def plan_table(name: str, read: Callable[[], Iterator[Columns]]) -> _Table | Non
         for c in chunk.names:  # (a column with a float so far: only those are looked at)
             if float in plan.classes[c].types and not _in_fixed_range(chunk.values[c]):
                 return None
-        if held is not None:
-            cells += chunk.n * len(chunk.names)
-            if cells <= HELD_CELLS:
-                held.append(chunk)
-            else:
-                held = None
+        held.add(chunk, chunk.n * len(chunk.names))
     kinds = plan.kinds(name)
     if kinds is None or rows == 0:
         return None
-    return _Table(name, plan.columns(), kinds, read() if held is None else held)
+    return _Table(name, plan.columns(), kinds, held.again(read))
 
 
 def record_texts(table: _Table, level: int | None) -> Iterator[list[str]]:

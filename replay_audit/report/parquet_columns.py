@@ -45,7 +45,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from replay_audit.report.codec import ABSENT_COLUMN, JSON_COLUMNS_KEY, SOURCE_COLUMN
-from replay_audit.report.csv_columns import HELD_CELLS
+from replay_audit.report.csv_columns import HELD_CELLS, HeldChunks
 from replay_audit.report.store import _union_schema
 from replay_audit.report.tables import (
     DERIVED_HAND_COLUMNS,
@@ -355,26 +355,20 @@ def write_table_parquet(
     if int(pd.__version__.split(".")[0]) < PANDAS_MAJOR:
         return False
     schemas: list[pa.Schema] = []
-    held: list[pa.Table] | None = []
+    held: HeldChunks[pa.Table] = HeldChunks(HELD_CELLS)
     first: dict[str, str] | None = None
-    cells = 0
     try:
         for table, dtypes in _chunks(name, read, columns):
             schemas.append(table.schema)
             first = dtypes if first is None else first
-            if held is not None:
-                cells += table.num_rows * table.num_columns
-                if cells <= HELD_CELLS:
-                    held.append(table)
-                else:
-                    held = None
+            held.add(table, table.num_rows * table.num_columns)
     except Unmapped:
         return False
     if first is None:
         return False
     schemas[0] = schemas[0].with_metadata(pandas_metadata(columns, first, rules))
     schema = _union_schema(schemas)
-    tables = held if held is not None else (t for t, _ in _chunks(name, read, columns))
+    tables = held.again(lambda: (t for t, _ in _chunks(name, read, columns)))
     with pq.ParquetWriter(path, schema) as writer:
         for table in tables:
             writer.write_table(table.cast(schema))
