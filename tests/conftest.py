@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -216,3 +217,31 @@ def start_shanten_once(monkeypatch: pytest.MonkeyPatch) -> None:
         return known[dealt]
 
     monkeypatch.setattr(aggregate, "start_shanten", remembered)
+
+
+def draw_rows(
+    draw: st.DrawFn,
+    paths: list[str],
+    kinds: dict[str, str],
+    values: dict[str, st.SearchStrategy[Any]],
+    *,
+    one_per_path: bool = False,
+    gaps: Sequence[str] = ("none", "missing"),
+) -> list[tuple[str, dict[str, Any]]]:
+    """Rows for ``paths`` as the stored writers' awkward-row tests draw them (Parquet,
+    JSON, the page's fact frames): 0-3 rows a path (one with ``one_per_path``, as a
+    ``files`` table has), each ``(path, row)``; each key of ``kinds`` a value of its
+    kind (``values[kind]``) three times in four, else one of ``gaps``: ``None``, or
+    the key left out (``"missing"``)."""
+    rows = []
+    for path in paths:
+        for _ in range(1 if one_per_path else draw(st.integers(0, 3))):
+            row: dict[str, Any] = {"file": path}
+            for key, kind in kinds.items():
+                how = draw(st.sampled_from(["value", "value", "value", *gaps]))
+                if how == "none":
+                    row[key] = None
+                elif how == "value":
+                    row[key] = draw(values[kind])
+            rows.append((path, row))
+    return rows

@@ -27,6 +27,7 @@ from replay_audit.report import json_columns, stored_tables
 from replay_audit.report.audit_report import AuditReport
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import CSV_TABLES, INT_COLUMNS
+from tests.conftest import draw_rows
 from tests.test_parquet_columns import _stored
 
 JSON_FILES = ["report.json", *(f"{name}.jsonl" for name in CSV_TABLES)]
@@ -191,18 +192,7 @@ def _rows(draw: st.DrawFn, name: str, paths: list[str]) -> list[tuple[str, dict[
     """Rows of table ``name`` for ``paths`` (one per path for ``files``), each key of one
     kind of value, ``None`` or missing here and there."""
     kinds = {k: draw(_kind_of(k)) for k in _KEYS[name]}
-    rows = []
-    for path in paths:
-        for _ in range(1 if name == "files" else draw(st.integers(0, 3))):
-            row: dict[str, Any] = {"file": path}
-            for key, kind in kinds.items():
-                how = draw(st.sampled_from(["value", "value", "value", "none", "missing"]))
-                if how == "none":
-                    row[key] = None
-                elif how == "value":
-                    row[key] = draw(_KINDS[kind])
-            rows.append((path, row))
-    return rows
+    return draw_rows(draw, paths, kinds, _KINDS, one_per_path=name == "files")
 
 
 # (no shrinking: each example writes ten files twice; the failing example is reported as drawn)

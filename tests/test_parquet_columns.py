@@ -25,7 +25,7 @@ from replay_audit.report import parquet_columns, stored_tables
 from replay_audit.report.store import Store
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.tables import CSV_TABLES
-from tests.conftest import CORPUS, need
+from tests.conftest import CORPUS, draw_rows, need
 
 
 def _write_both(report: StoredAuditReport, tmp: Path) -> tuple[Path, Path, list[str]]:
@@ -144,18 +144,7 @@ def _rows(draw: st.DrawFn, name: str, paths: list[str]) -> list[tuple[str, dict[
     """Rows of table ``name`` for ``paths`` (one per path for ``files``), each key of one
     kind of value, ``None`` or missing here and there."""
     kinds = {k: draw(st.sampled_from(sorted(_KINDS))) for k in _KEYS[name]}
-    rows = []
-    for path in paths:
-        for _ in range(1 if name == "files" else draw(st.integers(0, 3))):
-            row: dict[str, Any] = {"file": path}
-            for key, kind in kinds.items():
-                how = draw(st.sampled_from(["value", "value", "value", "none", "missing"]))
-                if how == "none":
-                    row[key] = None
-                elif how == "value":
-                    row[key] = draw(_KINDS[kind])
-            rows.append((path, row))
-    return rows
+    return draw_rows(draw, paths, kinds, _KINDS, one_per_path=name == "files")
 
 
 def _stored(out: Path, name: str, parts: list[list[tuple[str, dict[str, Any]]]]) -> list[str]:

@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 from replay_audit import stats
 from replay_audit.report import part_frames
 from replay_audit.report.audit_report import AuditReport
-from replay_audit.report.store import Store
 from replay_audit.report.stored import StoredAuditReport
 from replay_audit.report.stored_tables import _StoredTables
+from tests.conftest import draw_rows
+from tests.test_parquet_columns import _stored
 
 
 def _both(report: StoredAuditReport) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
@@ -90,7 +91,7 @@ def _reaudited(out: Path) -> StoredAuditReport:
         ("b.xml", {"file": "b.xml", "hand_index": 0, "seat": 0, "x": None, "won": None}),
     ]
     again = [("a.xml", {"file": "a.xml", "hand_index": 0, "seat": 0, "x": 8, "won": True})]
-    return StoredAuditReport(out, _stored(out, [old, again]))
+    return StoredAuditReport(out, _stored(out, "hand_facts", [old, again]))
 
 
 @pytest.mark.parametrize("slip", ["gaps", "order", "sources"])
@@ -134,33 +135,7 @@ def _rows(draw: st.DrawFn, paths: list[str], missing: bool) -> list[tuple[str, d
     ``missing``, no key) here and there."""
     kinds = {k: draw(st.sampled_from(sorted(_KINDS))) for k in _KEYS}
     gaps = ["none", "missing"] if missing else ["none"]
-    rows = []
-    for path in paths:
-        for _ in range(draw(st.integers(0, 3))):
-            row: dict[str, Any] = {"file": path}
-            for key, kind in kinds.items():
-                how = draw(st.sampled_from(["value", "value", "value", *gaps]))
-                if how == "none":
-                    row[key] = None
-                elif how == "value":
-                    row[key] = draw(_KINDS[kind])
-            rows.append((path, row))
-    return rows
-
-
-def _stored(out: Path, parts: list[list[tuple[str, dict[str, Any]]]]) -> list[str]:
-    """``parts`` of hand facts written under ``out`` as a run would, the index pointing
-    each path at the last part holding it (its rows in an earlier part are a
-    re-audited file's, left out)."""
-    store = Store(out)
-    latest: dict[str, str] = {}
-    for k, rows in enumerate(parts):
-        part = f"t-{k:05d}"
-        if rows:
-            store.write_part("hand_facts", part, [r for _, r in rows], [p for p, _ in rows])
-        latest.update((p, part) for p, _ in rows)
-    store.append_index({"path": p, "part": part} for p, part in sorted(latest.items()))
-    return sorted(latest)
+    return draw_rows(draw, paths, kinds, _KINDS, gaps=gaps)
 
 
 @settings(max_examples=40, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
@@ -177,7 +152,7 @@ def test_awkward_rows_in_parts(
         paths = sorted(data.draw(st.sets(st.sampled_from(pool), min_size=1, max_size=3)))
         parts.append(data.draw(_rows(paths, missing)))
     out = tmp_path_factory.mktemp("awkward") / "o"
-    report = StoredAuditReport(out, _stored(out, parts))
+    report = StoredAuditReport(out, _stored(out, "hand_facts", parts))
     assert_same_frames(report)
 
 
@@ -192,7 +167,7 @@ def test_plain_rows_take_the_arrow_path(tmp_path: Path, monkeypatch: pytest.Monk
     for row in rows[1:]:
         row[1]["y"] = float("nan")
     out = tmp_path / "o"
-    report = StoredAuditReport(out, _stored(out, [rows]))
+    report = StoredAuditReport(out, _stored(out, "hand_facts", [rows]))
     assert _fell_back(report, monkeypatch) == []
     monkeypatch.undo()
     assert_same_frames(report)
