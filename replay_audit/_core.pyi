@@ -533,6 +533,6 @@ def csv_rows(
     in ``order`` (None: as stored), quoted as QUOTE_MINIMAL quotes them."""
 
 def column_class(values: list[Any]) -> tuple[int, int, int] | None:
-    """What ``replay_audit.report.csv_columns.ColumnClass.add`` (its reference) learns of a
+    """What ``replay_audit.report.column_plan.ColumnClass.add`` (its reference) learns of a
     list of values: its exact types as bits (1 None, 2 bool, 4 int, 8 float, 16 str), its
     ints' least and greatest; None for another type, an int past 64 bits, a non-list."""

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay_audit.native import _core
-from replay_audit.report import csv_columns
+from replay_audit.report import column_plan, csv_columns
 from tests.conftest import CORPUS, FIXTURES, need
 
 pytestmark = pytest.mark.skipif(_core is None, reason="the compiled core is not built")
@@ -44,7 +44,7 @@ _plain = (
     | _text
 )
 _number = st.none() | st.floats(allow_nan=True) | st.integers(-(2**53), 2**53)
-_KINDS = {0: csv_columns.NULL, 1: csv_columns.PLAIN, 2: csv_columns.FLOAT}
+_KINDS = {0: column_plan.NULL, 1: column_plan.PLAIN, 2: column_plan.FLOAT}
 
 
 def _reference(columns: list[list[Any]], kinds: list[int], order: list[int] | None) -> bytes:
@@ -123,7 +123,7 @@ def test_a_planted_difference_is_caught() -> None:
 # ------------------------------------------------------- the column classing (first pass)
 
 
-def _core_class(values: list[Any], bits_of: Any = csv_columns._TYPE_BITS) -> Any:
+def _core_class(values: list[Any], bits_of: Any = column_plan._TYPE_BITS) -> Any:
     """``_core.column_class``'s answer as ``column_class_python`` gives it (or None)."""
     assert _core is not None
     got = _core.column_class(values)
@@ -146,15 +146,15 @@ def test_core_column_class_is_the_python_pass(values: list[Any]) -> None:
     big = any(type(v) is int and not -(2**63) <= v < 2**63 for v in values)
     assert (got is None) == (other or big)
     if got is not None:
-        assert got == csv_columns.column_class_python(values)
+        assert got == column_plan.column_class_python(values)
 
 
 def test_a_planted_column_class_difference_is_caught() -> None:
     """bool and int told apart the wrong way round differ from the Python pass."""
     values = [True, None]
-    assert _core_class(values) == csv_columns.column_class_python(values)
+    assert _core_class(values) == column_plan.column_class_python(values)
     swapped = ((1, type(None)), (4, bool), (2, int), (8, float), (16, str))
-    assert _core_class(values, swapped) != csv_columns.column_class_python(values)
+    assert _core_class(values, swapped) != column_plan.column_class_python(values)
 
 
 # ------------------------------------------------------- whole tables: fixtures, corpus

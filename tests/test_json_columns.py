@@ -1,7 +1,7 @@
 """A stored report's JSON written from its parts' columns equals the pandas-written JSON.
 
 ``report.json_columns`` lays out each table's records from the parts' columns (the
-whole table's column kinds from ``csv_columns._Plan``, floats through ``float_text``,
+whole table's column kinds from ``column_plan.ColumnPlan``, floats through ``float_text``,
 pandas' encoder rounding redone); the pandas path (``_write_json_columns(...,
 from_parts=False)``: ``typed_chunks``, ``to_json``, ``json.loads``) stays the
 reference.  Here the two are held byte-identical, ``report.json`` and every
@@ -112,7 +112,7 @@ def test_a_planted_difference_is_caught(
     elif slip == "float_as_plain":
         monkeypatch.setattr(json_columns, "FLOAT", "not a rendering")
     elif slip == "order":
-        monkeypatch.setattr(json_columns, "_order", lambda *a: list(range(a[2]))[::-1])
+        monkeypatch.setattr(json_columns, "row_order", lambda *a: list(range(a[2]))[::-1])
     else:
         template = json_columns.record_template
         monkeypatch.setattr(

@@ -112,8 +112,8 @@ def test_a_planted_difference_is_caught(
     elif slip == "metadata":
         monkeypatch.setattr(parquet_columns, "pandas_metadata", no_rules)
     else:
-        order = parquet_columns._order
-        monkeypatch.setattr(parquet_columns, "_order", lambda *args: order(*args)[::-1])
+        order = parquet_columns.arrow_order
+        monkeypatch.setattr(parquet_columns, "arrow_order", lambda *args: order(*args)[::-1])
     old, new, fell_back = _write_both(StoredAuditReport.open(fixtures_in_parts), tmp_path)
     assert fell_back == []
     with pytest.raises(AssertionError):

@@ -105,10 +105,10 @@ def test_a_planted_difference_is_caught(
     if slip == "gaps":
         monkeypatch.setattr(part_frames, "_gaps_as_null", lambda data: data)
     elif slip == "order":
-        order = part_frames._order
-        monkeypatch.setattr(part_frames, "_order", lambda *args: order(*args)[::-1])
+        order = part_frames.arrow_order
+        monkeypatch.setattr(part_frames, "arrow_order", lambda *args: order(*args)[::-1])
     else:
-        monkeypatch.setattr(part_frames, "_chunk_rows", lambda name, chunk: chunk.data)
+        monkeypatch.setattr(part_frames, "chunk_rows", lambda name, chunk: chunk.data)
     with monkeypatch.context() as m:
         assert _fell_back(report, m) == []
     with pytest.raises(AssertionError):

@@ -8,15 +8,15 @@ Over the shared corpus that took 5 s of CPU where the CSV of the same rows, writ
 from the parts' columns (``report.csv_columns``), takes 0.5 s.
 
 The text a cell gets there depends on its column's dtype over the whole table,
-which is what ``csv_columns._Plan`` already learns in a first pass (the value types,
+which is what ``column_plan.ColumnPlan`` already learns in a first pass (the value types,
 gaps and integer range of each column; the columns' order; whether pandas alone
 can type it), and on the cell itself:
 
 * text, integers (``int64`` or ``Int64``) and booleans come back from ``to_json``
   and ``json.loads`` as they were: ``json.dumps``' text of the value, a gap
-  ``null`` (``csv_columns.PLAIN``);
+  ``null`` (``column_plan.PLAIN``);
 * a ``float64`` column (floats, or integers with a gap outside ``INT_COLUMNS``:
-  ``csv_columns.FLOAT``) is written by pandas' encoder with ``double_precision=10``,
+  ``column_plan.FLOAT``) is written by pandas' encoder with ``double_precision=10``,
   read back by ``json.loads`` and written by ``float.__repr__``.  ``float_text``
   does the encoder's fixed-point rounding (the whole part, then ten decimals
   rounded from ``(value - whole) * 1e10`` in double arithmetic, trailing zeros
@@ -24,9 +24,9 @@ can type it), and on the cell itself:
   ``null``.  Where the encoder switches to ``printf``'s ``%.10g`` (magnitudes past
   ``1e16`` or below ``1e-15``) this module does not reproduce it and declines;
 * the hand columns derived from others and the rows' order are
-  ``csv_columns``' (``tables.add_derived_columns``, ``tables.sort_table``'s order).
+  ``column_plan``'s (``tables.add_derived_columns``, ``tables.sort_table``'s order).
 
-Where pandas alone can say (``_Plan.kinds`` is ``None``: a mix of kinds, text in an
+Where pandas alone can say (``ColumnPlan.kinds`` is ``None``: a mix of kinds, text in an
 integer column, integers past 64 bits or, with a gap, past ``2**53``; or a float in
 the exponential range), ``table_records`` returns ``None`` before anything is
 written and the caller writes that table through pandas, which stays the reference
@@ -45,15 +45,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay_audit.report.codec import Columns
-from replay_audit.report.csv_columns import (
+from replay_audit.report.column_plan import (
     FLOAT,
-    HELD_CELLS,
     NULL,
+    ColumnPlan,
     HeldChunks,
-    _chunk_columns,
-    _order,
-    _Plan,
+    chunk_columns,
+    row_order,
 )
+from replay_audit.report.csv_columns import HELD_CELLS
 from replay_audit.report.stream import _column_texts, record_template
 
 DOUBLE_PRECISION = 10
@@ -157,15 +157,15 @@ class _Table:
 
 def plan_table(name: str, read: Callable[[], Iterator[Columns]]) -> _Table | None:
     """The first pass over table ``name``'s chunks (``read()`` gives them, in order,
-    each time it is called): ``csv_columns._Plan``, and every float checked to be in
+    each time it is called): ``column_plan.ColumnPlan``, and every float checked to be in
     the fixed-point range.  The chunks are kept for the second pass up to
     ``HELD_CELLS`` cells, else read again.  ``None`` where pandas must write the
     table, or where it has no rows."""
-    plan = _Plan(name)
+    plan = ColumnPlan(name)
     held: HeldChunks[Columns] = HeldChunks(HELD_CELLS)
     rows = 0
     for chunk in read():
-        if chunk.n == 0:  # (``_Plan.add`` skips it too)
+        if chunk.n == 0:  # (``ColumnPlan.add`` skips it too)
             continue
         plan.add(chunk)
         rows += chunk.n
@@ -187,8 +187,8 @@ def record_texts(table: _Table, level: int | None) -> Iterator[list[str]]:
     for chunk in table.chunks:
         if chunk.n == 0:
             continue
-        values = _chunk_columns(table.name, chunk, table.columns)
-        order = _order(table.name, dict(zip(table.columns, values, strict=True)), chunk.n)
+        values = chunk_columns(table.name, chunk, table.columns)
+        order = row_order(table.name, dict(zip(table.columns, values, strict=True)), chunk.n)
         texts = [
             column_texts(v, table.kinds[c]) for c, v in zip(table.columns, values, strict=True)
         ]

@@ -45,7 +45,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from replay_audit.report.codec import ABSENT_COLUMN, JSON_COLUMNS_KEY, SOURCE_COLUMN
-from replay_audit.report.csv_columns import HELD_CELLS, HeldChunks
+from replay_audit.report.column_plan import HeldChunks
+from replay_audit.report.csv_columns import HELD_CELLS
 from replay_audit.report.store import _union_schema
 from replay_audit.report.tables import (
     DERIVED_HAND_COLUMNS,
@@ -192,7 +193,7 @@ def add_derived_columns(typed: dict[str, tuple[pa.ChunkedArray, str]], text: set
     typed["note"] = _text_column(note)
 
 
-def _order(name: str, table: pa.Table, sources: pa.ChunkedArray) -> pa.Array:
+def arrow_order(name: str, table: pa.Table, sources: pa.ChunkedArray) -> pa.Array:
     """The rows' order: the stored rows grouped by source path (``Store.read_rows``),
     then ``tables.sort_table``'s stable sort, nulls first."""
     keys = [k for k in SORT_KEYS[name] if k in table.column_names]
@@ -240,7 +241,7 @@ def _columns_of(data: pa.Table) -> tuple[dict[str, pa.ChunkedArray], dict[str, i
     return values, lacking
 
 
-def _chunk_rows(name: str, chunk: PartChunk) -> pa.Table | None:
+def chunk_rows(name: str, chunk: PartChunk) -> pa.Table | None:
     """The part's rows of the chunk's paths, in stored order (``None``: none).
     Raises ``Unmapped`` where a path has no row in ``files`` (pandas lists the file
     anyway) or more than one (pandas keeps the first)."""
@@ -276,7 +277,7 @@ def chunk_table(
     """The chunk's table as ``parquet_table`` makes it of ``table_frame``'s frame
     reindexed to ``columns`` (metadata aside), and each column's pandas dtype; ``None``
     when the chunk has no rows (pandas skips it too).  Raises ``Unmapped``."""
-    data = _chunk_rows(name, chunk)
+    data = chunk_rows(name, chunk)
     if data is None:
         return None
     values, lacking = _columns_of(data)
@@ -296,7 +297,7 @@ def chunk_table(
         }
         add_derived_columns(typed, text)
     table = pa.table({c: typed[c][0] for c in columns})
-    table = table.take(_order(name, table, data.column(SOURCE_COLUMN)))
+    table = table.take(arrow_order(name, table, data.column(SOURCE_COLUMN)))
     return table, {c: typed[c][1] for c in columns}
 
 

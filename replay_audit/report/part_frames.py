@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 
 from replay_audit.report.codec import ABSENT_COLUMN, JSON_COLUMNS_KEY, SOURCE_COLUMN
-from replay_audit.report.parquet_columns import PartChunk, Unmapped, _chunk_rows, _order
+from replay_audit.report.parquet_columns import PartChunk, Unmapped, arrow_order, chunk_rows
 from replay_audit.report.tables import SORT_KEYS, TABLE_COLUMNS
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def part_frame(name: str, chunk: PartChunk) -> pd.DataFrame | None:
     if name in TABLE_COLUMNS or name not in SORT_KEYS:
         return None  # fixed columns are typed and derived by ``tables._frame``
     try:
-        data = _chunk_rows(name, chunk)
+        data = chunk_rows(name, chunk)
         if data is None or not _mapped(data):
             return None
         sources = data.column(SOURCE_COLUMN)
@@ -60,7 +60,7 @@ def part_frame(name: str, chunk: PartChunk) -> pd.DataFrame | None:
         )
         data = _gaps_as_null(data)
         _check_keys(name, data)
-        return data.take(_order(name, data, sources)).to_pandas()
+        return data.take(arrow_order(name, data, sources)).to_pandas()
     except Unmapped:
         return None
 
