@@ -190,12 +190,15 @@ def _yaku_names(ids: str) -> str | None:
 
 def limit_name(code: Any) -> str | None:
     """The name of a ``rec_limit``/``comp_limit`` code; ``None`` for a gap (``None``,
-    ``NaN`` or pandas' ``NA``, which ``int()`` refuses) or a code without one."""
+    ``NaN`` or pandas' ``NA``, which ``int()`` refuses) or a code without one (an
+    infinity too, which ``int()`` refuses with an ``OverflowError``, or a negative
+    code, which would otherwise index the names from their end)."""
     if code is None or (isinstance(code, float) and code != code):
         return None
     try:
-        return LIMIT_NAMES[int(code)] or None
-    except (IndexError, TypeError, ValueError):
+        number = int(code)
+        return LIMIT_NAMES[number] or None if number >= 0 else None  # (no index from the end)
+    except (IndexError, TypeError, ValueError, OverflowError):
         return None
 
 
