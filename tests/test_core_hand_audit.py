@@ -124,3 +124,34 @@ def test_a_game_that_disagrees_with_the_core_is_declined() -> None:
     if hr.results:
         lost = dataclasses.replace(hr, results=())
         assert _core.audit_hands([(hand, lost)], *long_game[1:]) is None
+
+
+_DOUBLE_RON = next(
+    (Path(__file__).resolve().parents[1] / "fixtures").glob("4p_riichi_double_ron.*")
+)
+
+
+@pytest.mark.parametrize(
+    ("ba", "field", "recorded", "computed"),
+    [('ba="2,0"', "ba_honba", "2", "1"), ('ba="1,1"', "ba_sticks", "1", "0")],
+)
+@pytest.mark.parametrize("one_call", [True, False])
+def test_a_double_ron_later_winners_ba_is_checked(
+    tmp_path: Path, one_call: bool, ba: str, field: str, recorded: str, computed: str
+) -> None:
+    """The second AGARI of a double ron shows the hand's honba and no sticks (formats.md
+    §6.3: all 144 such tags of the corpus do): either written otherwise is a finding on
+    both paths, not a value taken on trust."""
+    if one_call and _core is None:
+        pytest.skip("no compiled core")
+    text = _DOUBLE_RON.read_text()
+    second = text.rindex("<AGARI ")
+    assert text[second:].count('ba="1,0"') == 1
+    path = tmp_path / _DOUBLE_RON.name
+    path.write_text(text[:second] + text[second:].replace('ba="1,0"', ba))
+    clean = _audits([_DOUBLE_RON], _core.audit_hands if one_call else None)[0]
+    assert clean.status == "ok" and not clean.findings
+    fa = _audits([path], _core.audit_hands if one_call else None)[0]
+    found = [(f["field"], f["hand"], f["recorded"], f["computed"]) for f in fa.findings]
+    assert found == [(field, "E1-1", recorded, computed)]
+    assert fa.status == "mismatch"

@@ -172,8 +172,11 @@ class _Hands(_Wins):
                 computed = self._audit_win(
                     hand, ev, rr, row, dealer, honba, sticks, not first_winner_done
                 )
-                if not first_winner_done:
-                    self._check_ba(hand, ev, honba, sticks)
+                # a later winner of a double ron: its ``ba`` shows the hand's honba
+                # and no sticks (formats.md §6.3), all 144 such tags in the corpus
+                self._check_ba(
+                    hand, ev, honba, 0 if first_winner_done else sticks, first_winner_done
+                )
                 first_winner_done = True
                 winners.append(ev.seat)
             else:
@@ -223,8 +226,15 @@ class _Hands(_Wins):
         return (tuple(scores) if known else None), outcome
 
     def _check_ba(
-        self, hand: HandLog, ev: RecordedWin | RecordedDraw, honba: int, sticks: int
+        self,
+        hand: HandLog,
+        ev: RecordedWin | RecordedDraw,
+        honba: int,
+        sticks: int,
+        later: bool = False,
     ) -> None:
+        """The result's ``ba`` (honba, sticks) against the hand's; ``later``: a double
+        ron's later winner, whose ``ba`` shows the hand's honba but no sticks."""
         # 2006 (stepless REACH) logs write no sticks in AGARI ba, though the winner
         # collects them (formats.md §6.12: all 17 wins of the four public 2006 logs)
         legacy = isinstance(ev, RecordedWin) and self.meta.stepless_reach
@@ -243,7 +253,8 @@ class _Hands(_Wins):
                 "transition",
                 "ba_sticks",
                 "riichi sticks in the result differ from the sticks carried in plus this hand's riichi"
-                + (" (a 2006 AGARI writes none)" if legacy else ""),
+                + (" (a 2006 AGARI writes none)" if legacy else "")
+                + (" (a later winner of a double ron collects none)" if later else ""),
                 hand,
                 seq=ev.seq,
                 recorded=ev.sticks,

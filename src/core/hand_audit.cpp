@@ -421,7 +421,8 @@ void audit_hand(const Ctx& c, PyObject* hand, PyObject* hr, const State& at,
             py::object id = py::reinterpret_steal<py::object>(PyLong_FromVoidPtr(ev));
             if (PyDict_SetItem(values, id.ptr(), PyTuple_GET_ITEM(got, 0)) < 0)
                 throw py::error_already_set();
-            if (!first_done) check_ba(ev, at.honba, c.stepless ? 0 : sticks);
+            // a double ron's later winner: the hand's honba, no sticks (hands.py)
+            check_ba(ev, at.honba, first_done || c.stepless ? 0 : sticks);
             first_done = true;
             const I64 seat = plain(attr(ev, nm.seat).ptr());
             end->winners.push_back(static_cast<int>(seat));
