@@ -7,8 +7,9 @@ replacement draw after a kan (``_moves``, inside the core's ``play_moves``).  Th
 exactly the replay that the Python rooms, their reference, give: on corpus games whose
 draws, calls and dora indicators were damaged at random (so the core meets every case
 it must leave to the room: a draw with live tiles, shown hands that are not the tenpai
-ones, another abortive kind, calls out of turn, of tiles not held or of no discard, in
-riichi, a fifth kan, a dora indicator with no kan due or seen before), and on the whole
+ones or not the seat's own, another abortive kind, calls out of turn, of tiles not held
+or of no discard, in riichi, a fifth kan, a dora indicator with no kan due or seen
+before), and on the whole
 corpus through ``tests/test_core_replay.py``.  Clean games make none of those Python
 calls, and the comparison is shown to fail for a room that computes otherwise.
 """
@@ -108,9 +109,10 @@ def _is_room(ev: object) -> bool:
 def _damage_rooms(game: Game, rng: random.Random) -> Game:
     """The game with some of its draws, calls and dora indicators damaged: a draw moved
     before the move it followed (or earlier), its shown hands cut or given to another
-    seat, or of another kind; a call given to another seat, moved, repeated, dropped,
-    with a tile of another kind, (kakan) another added tile or from another seat; a dora
-    indicator dropped, repeated, moved or of another tile."""
+    seat, a shown tile made another copy of its kind, or of another kind; a call given
+    to another seat, moved, repeated, dropped, with a tile of another kind, (kakan)
+    another added tile or from another seat; a dora indicator dropped, repeated, moved
+    or of another tile."""
     hands = []
     for hand in game.hands:
         events = list(hand.events)
@@ -128,9 +130,13 @@ def _damage_rooms(game: Game, rng: random.Random) -> Game:
                     events[i] = dataclasses.replace(ev, shown=shown[1:])
                 elif how == 2:
                     events[i] = dataclasses.replace(ev, kind=rng.choice(_DRAW_KINDS))
-                else:
+                elif how == 3 or not shown or not shown[0][1]:
                     moved = tuple(((s + 1) % 4, tiles) for s, tiles in shown)
                     events[i] = dataclasses.replace(ev, shown=moved)
+                else:  # a shown tile another copy of its kind
+                    (s, tiles), *rest = shown
+                    tiles = (tiles[0] ^ rng.choice((1, 2, 3)), *tiles[1:])
+                    events[i] = dataclasses.replace(ev, shown=((s, tiles), *rest))
             elif type(ev) is NewDora:
                 if how == 1:
                     del events[i]
@@ -167,7 +173,7 @@ def test_the_core_rooms_play_damaged_draws_kans_and_dora_as_the_reference(
         assert got.hands == want.hands, game.meta.source
         found.update(f.field for f in want.findings)
     # the damage did reach each room's checks
-    assert {"tenpai", "draw_wall_not_empty", "dora_timing", "tile_duplicate"} <= found
+    assert {"tenpai", "draw_wall_not_empty", "dora_timing", "tile_duplicate", "shown_hand"} <= found
     assert {"call_out_of_turn", "call_not_held", "call_not_last_discard"} <= found
 
 

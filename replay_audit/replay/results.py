@@ -50,6 +50,13 @@ it says when a win's checks (``_check_furiten``, completeness, ``_check_win``) w
 find nothing, and those then do not run; they are its reference."""
 
 
+_SHOWN_CHECKED = frozenset({"exhaustive", "nm", "yao9", "reach4"})
+"""The draws whose shown hands are checked against the replayed hands: those the
+corpus has (7,489 hands shown, every one its seat's concealed hand: 7,178 exhaustive,
+17 nagashi mangan, 270 kyuushu, 24 four riichi).  A triple ron's shown hands (the
+winners', perhaps with the ron tile) are unseen, so not checked."""
+
+
 class _Results(_Calls):
     """Wins and draws: the contexts the scorer reads."""
 
@@ -268,9 +275,28 @@ class _Results(_Calls):
                             computed=int(tenpai[s]),
                             category="draw",
                         )
+            self._check_shown(r)
             ctx = values.MAKE(DrawContext, tenpai, nagashi, self.hand.dealer, n)
             return values.MAKE(ResultReplay, r, None, ctx, None, ())
+        if kind in _SHOWN_CHECKED:
+            self._check_shown(r)
         return values.MAKE(ResultReplay, r, None, None, self._abort_ok(r), ())
+
+    def _check_shown(self, r: RecordedDraw) -> None:
+        """Each hand the draw shows is its seat's concealed hand replayed from the
+        moves, tile for tile (XML logs carry copy numbers; JSON shows no hands)."""
+        concealed = self.concealed
+        for s, tiles in r.shown or ():
+            if 0 <= s < self.n and sorted(tiles) != sorted(concealed[s]):
+                self._find(
+                    "shown_hand",
+                    f"the hand seat {s} shows at the draw is not its hand replayed from the moves",
+                    r.seq,
+                    s,
+                    recorded=tuple(sorted(tiles)),
+                    computed=tuple(sorted(concealed[s])),
+                    category="draw",
+                )
 
     def _abort_ok(self, r: RecordedDraw) -> bool:
         kind = r.kind

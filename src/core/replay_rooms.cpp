@@ -43,6 +43,30 @@ constexpr Py_ssize_t kMaxHand = 4 * kNumKinds;  // no hand holds more tiles than
 constexpr const char* kDrawNames[2] = {"kind", "shown"};
 NamedSlots<2> draw_slots;
 
+// Whether each (seat, tiles) pair of a draw's ``shown`` has its seat's concealed hand,
+// tile for tile in any order (results.py ``_check_shown``, the reference, finds the
+// difference); false too for anything not as the Python keeps it.
+bool shown_as_held(PyObject* shown, PyObject* concealed, long n) {
+    if (!PyTuple_CheckExact(shown) || !PyList_CheckExact(concealed)) return false;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(shown); ++j) {
+        PyObject* pair = PyTuple_GET_ITEM(shown, j);
+        long seat = 0;
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+            !as_long(PyTuple_GET_ITEM(pair, 0), seat))
+            return false;
+        if (seat < 0 || seat >= n) continue;  // (as the reference: no seat, nothing to hold)
+        PyObject* hand = list_at(concealed, seat);
+        long held[kMaxHand], told[kMaxHand];
+        const Py_ssize_t k = hand == nullptr ? -1 : tile_ids(hand, held, kMaxHand);
+        const Py_ssize_t m = tile_ids(PyTuple_GET_ITEM(pair, 1), told, kMaxHand);
+        if (k < 0 || m != k) return false;
+        std::sort(held, held + k);
+        std::sort(told, told + m);
+        if (!std::equal(held, held + k, told)) return false;
+    }
+    return true;
+}
+
 // _Results._draw_result for an exhaustive draw (or nagashi mangan) that finds nothing:
 // the live wall empty, every playing seat's tenpai from its concealed tiles (the core's
 // wait_mask, as replay.waits.hands_tenpai asks it), the shown hands those of the tenpai
@@ -87,6 +111,7 @@ py::object plain_draw(PyObject* table, PyObject* r, PyObject* make, PyObject* co
                 !as_long(PyTuple_GET_ITEM(pair, 0), seat) || seat != waiting[j])
                 return {};
         }
+        if (!shown_as_held(shown, concealed, n)) return {};
     }
     py::object tenpai_t = own(PyTuple_New(seats));
     py::object nagashi_t = own(PyTuple_New(seats));
@@ -510,7 +535,15 @@ PyObject* abort_ok(PyObject* table, PyObject* kind, PyObject* const* consts) {
 py::object plain_abort(PyObject* table, PyObject* r, PyObject* make, PyObject* const* consts) {
     if (!draw_slots.of(Py_TYPE(r), kDrawNames)) return {};
     PyObject* kind = slot_value(r, draw_slots.at[0]);
-    if (kind == nullptr || !PyUnicode_CheckExact(kind)) return {};
+    PyObject* shown = slot_value(r, draw_slots.at[1]);
+    if (kind == nullptr || shown == nullptr || !PyUnicode_CheckExact(kind)) return {};
+    // the hands a kyuushu or four-riichi draw shows: results.py's _SHOWN_CHECKED
+    const bool checked = PyUnicode_CompareWithASCIIString(kind, "yao9") == 0 ||
+                         PyUnicode_CompareWithASCIIString(kind, "reach4") == 0;
+    long n = 0;
+    if (checked && shown != Py_None &&
+        (!as_long(get(table, T_N), n) || !shown_as_held(shown, get(table, T_CONCEALED), n)))
+        return {};
     PyObject* ok = abort_ok(table, kind, consts);
     if (ok == nullptr) return {};
     py::object none_paid = own(PyTuple_New(0));
