@@ -379,7 +379,8 @@ def test_golden_scoring_tests_pass_with_the_core_as_the_engine(tmp_path: Path) -
     )
     # the core answered (not only the fallback), for scoring and for payments
     assert counts["score_win_core"] >= 100, counts  # the seeds', the rules' and variants' wins
-    assert counts["win_deltas_core"] >= 20_000, counts  # the corpus's payments among them
+    # the corpus's payments among them (the golden files' own alone without the corpus)
+    assert counts["win_deltas_core"] >= (20_000 if CORPUS.is_dir() else 100), counts
 
 
 # ------------------------------------------------------------------- random hands
