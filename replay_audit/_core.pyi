@@ -262,7 +262,8 @@ def hand_wall(
     /,
 ) -> Any:
     """``replay.walls._hand_wall`` on a core wall record whose deal is the hand's as
-    dealt: (dora, ura, live, rinshan), four tuples of tile ids; None when INIT's dora
+    dealt: (dora, ura, live, rinshan, dice), four tuples of tile ids and the two dice
+    after the record's tiles (None if it has none); None when INIT's dora
     indicator is not the wall's; ``NotImplemented`` leaves anything else to the Python
     (hence ``Any``: a union with ``NotImplemented`` does not narrow)."""
 
@@ -467,7 +468,7 @@ def hand_walls(
     make: Any,
     wall_cls: type,
 ) -> list[Any]:
-    """Each hand's wall (``make(wall_cls, dora, ura, live, rinshan)``) from the game's
+    """Each hand's wall (``make(wall_cls, dora, ura, live, rinshan, dice)``) from the game's
     wall stream where its deal is the wall's as dealt; NotImplemented where
     ``replay_audit.replay.walls._WallSource.for_hand`` (its reference) decides."""
 

@@ -114,15 +114,15 @@ def iter_wall_tiles(seed: str, players: int = 4) -> tuple[bool, int, Iterator[Se
     (``Wall.flipped``, tiles per wall, and each wall's tiles in draw order).
 
     From the core each wall is its record as it comes (the tiles, then the two
-    dice: read positions below the tile count only); from ``replay_audit.wall``
-    it is ``Wall.tiles``.  A bad seed raises ``ValueError`` here, as ``iter_walls``."""
+    dice); from ``replay_audit.wall`` it is ``Wall.tiles`` then ``Wall.dice``, the
+    same.  A bad seed raises ``ValueError`` here, as ``iter_walls``."""
     stream = _core_stream(seed, players)
     if stream is not None:  # before importing the wall module: once a game, hot
         return stream.flipped, 108 if players == 3 else 136, stream
     wall = _wall_module()
     walls: Iterator[Wall] = wall.iter_walls(seed, players)  # players is 3 or 4 past here
     flipped = wall.seed_format(seed) == wall.FORMAT_HEX
-    return flipped, 108 if players == 3 else 136, (w.tiles for w in walls)
+    return flipped, 108 if players == 3 else 136, (w.tiles + w.dice for w in walls)
 
 
 def walls_from_seed(seed: str, players: int = 4, *, hands: int) -> list[Wall]:

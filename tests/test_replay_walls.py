@@ -28,8 +28,11 @@ def _phoenix(count: int) -> list[Game]:
     return [parse_tenhou_xml(gzip.decompress(p.read_bytes()), str(p)) for p in paths]
 
 
-def _expected(w: wall.Wall, hand: HandLog) -> tuple[tuple[int, ...], ...] | None:
-    """What the replay should get of ``w`` for ``hand``, from ``replay_audit.wall`` alone."""
+def _expected(
+    w: wall.Wall, hand: HandLog, dice: bool = True
+) -> tuple[tuple[int, ...] | None, ...] | None:
+    """What the replay should get of ``w`` for ``hand``, from ``replay_audit.wall`` alone
+    (``dice``: given the wall's dice after its tiles, as a record has them)."""
     if w.dora_indicator(0) != hand.dora_indicator:
         return None
     dealt = w.haipai(hand.dealer)
@@ -40,10 +43,11 @@ def _expected(w: wall.Wall, hand: HandLog) -> tuple[tuple[int, ...], ...] | None
         tuple(w.ura_indicator(k) for k in range(5)),
         tuple(w.live_tile(i) for i in range(w.live_count(0))),
         tuple(w.rinshan_tile(i) for i in range(w.replacement_count)),
+        w.dice if dice else None,
     )
 
 
-def _got(hand_wall: object) -> tuple[tuple[int, ...], ...] | None:
+def _got(hand_wall: object) -> tuple[tuple[int, ...] | None, ...] | None:
     if hand_wall is None:
         return None
     return tuple(getattr(hand_wall, f.name) for f in dataclasses.fields(hand_wall))  # type: ignore[arg-type]
@@ -86,7 +90,8 @@ def test_a_deal_listed_in_another_order_still_matches() -> None:
     assert reordered.haipai != hand.haipai
     w = next(wall.iter_walls(game.meta.seed or "", game.meta.players))
     assert _hand_wall(w.tiles, len(w.tiles), w.flipped, reordered) is not None
-    assert _got(_hand_wall(w.tiles, len(w.tiles), w.flipped, reordered)) == _expected(w, hand)
+    got_wall = _hand_wall(w.tiles, len(w.tiles), w.flipped, reordered)
+    assert _got(got_wall) == _expected(w, hand, dice=False)
     rules = rules_for_go_type(game.meta.go_type)
     got = replay_game(dataclasses.replace(game, hands=(reordered,)), rules)
     assert not [f for f in got.findings if f.field == "wall"]
@@ -124,7 +129,9 @@ def test_layouts_follow_the_wall_module() -> None:
                         dora_indicator=ww.dora_indicator(0),
                     )
                     got = _got(_hand_wall(ww.tiles, len(ww.tiles), flip, hand))
-                    assert got == _expected(ww, hand)
+                    assert got == _expected(ww, hand, dice=False)
+                    with_dice = _hand_wall(ww.tiles + ww.dice, len(ww.tiles), flip, hand)
+                    assert _got(with_dice) == _expected(ww, hand)
 
 
 def _variants(ww: wall.Wall, dealer: int, players: int) -> list[HandLog]:

@@ -79,7 +79,7 @@ the report or the runner.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from replay_audit.model.events import (
     Call,
@@ -226,6 +226,9 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
                 found += done.findings
         hands = tuple(out)
         findings = tuple(found)
+    dice = _dice_findings(game, logs, walls_of) if walls is not None else ()
+    if dice:
+        findings = (*findings, *dice)
     if walls is not None and walls.damage is not None:
         category, message = walls.damage
         seed = Finding(
@@ -239,6 +242,34 @@ def replay_game(game: Game, rules: RuleSet, *, use_wall: bool = True) -> GameRep
         )
         findings = (seed, *findings)
     return values.MAKE(GameReplay, game, hands, findings)  # (fields set in C)
+
+
+def _dice_findings(
+    game: Game, hands: Sequence[HandLog], walls: Sequence[_HandWall | None]
+) -> tuple[Finding, ...]:
+    """A finding for each hand whose INIT dice are not those its wall was rolled with:
+    the seed gives the dice with the tiles (``replay_audit.wall``; all 28,211 hands of
+    the corpus with a wall, three-player and 2009 walls among them, write its dice).
+    A loop over the game's walls, apart from the tables: the dice play no part in
+    the moves."""
+    found: list[Finding] = []
+    for hand, wall in zip(hands, walls, strict=True):
+        if wall is not None and wall.dice is not None and hand.dice != wall.dice:
+            found.append(
+                Finding(
+                    category="replay",
+                    field="dice",
+                    message="the dice INIT writes are not those the seed rolled for this hand",
+                    file=game.meta.source,
+                    log_id=game.meta.log_id,
+                    hand=hand.label,
+                    hand_index=hand.index,
+                    seq=hand.seq,
+                    recorded=",".join(map(str, hand.dice)),
+                    computed=",".join(map(str, wall.dice)),
+                )
+            )
+    return tuple(found)
 
 
 def replay_hand(

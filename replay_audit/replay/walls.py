@@ -47,6 +47,9 @@ class _HandWall:
     """Live draws in order."""
     rinshan: tuple[int, ...]
     """Replacement draws in order."""
+    dice: tuple[int, ...] | None
+    """The two dice (1-6) the seed rolled for the hand, which INIT writes less one
+    (None where the wall came without them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +112,8 @@ def _layout(size: int, flipped: bool, dealer: int) -> _Layout | None:
 def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) -> _HandWall | None:
     """The wall's indicators and draws if its deal matches the hand's INIT.
 
-    ``tiles`` is a wall's tiles in draw order (``size`` of them; a core record
-    has the dice after them, never read here)."""
+    ``tiles`` is a wall's tiles in draw order (``size`` of them), then its two dice
+    (a core record has them there; ``_WallSource`` adds them to a ``Wall``'s tiles)."""
     key = (size, flipped, hand.dealer)
     try:  # one lookup; try costs nothing when it does not raise
         lay = _LAYOUTS[key]
@@ -141,6 +144,7 @@ def _hand_wall(tiles: Sequence[int], size: int, flipped: bool, hand: HandLog) ->
         lay.take_ura(tiles),
         tuple(tiles[lay.live]),
         lay.take_rinshan(tiles),
+        tuple(tiles[size : size + 2]) if len(tiles) >= size + 2 else None,
     )
 
 
@@ -213,7 +217,7 @@ class _WallSource:
                     wall = native.wall_from_init_shuffle(shuffle, self.players)
                 except (ValueError, AttributeError):
                     return None
-                return _hand_wall(wall.tiles, len(wall.tiles), wall.flipped, hand)
+                return _hand_wall(wall.tiles + wall.dice, len(wall.tiles), wall.flipped, hand)
         it = self.it
         if it is None:
             return None

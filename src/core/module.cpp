@@ -431,7 +431,8 @@ PYBIND11_MODULE(_core, m) {
         "Python (replay_audit.replay.results).");
     core::add_fastcall<&core::hand_wall>(m, "hand_wall",
         "hand_wall(record, plan, dora_indicator, haipai): a hand's (dora, ura, live,\n"
-        "rinshan) from a wall record whose deal is the hand's as dealt; None if INIT's dora\n"
+        "rinshan, dice) from a wall record whose deal is the hand's as dealt (dice None for\n"
+        "a record without them); None if INIT's dora\n"
         "is not the wall's; NotImplemented leaves it to replay_audit.replay.walls.");
     m.def("decode_meld", &decode_meld, py::arg("m"), py::arg("who"), py::arg("gari") = false,
           "A meld code decoded: (kind, tiles, called, from_seat, added), kind the index of\n"

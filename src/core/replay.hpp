@@ -41,7 +41,7 @@ PyObject* make_value(PyObject* module, PyObject* const* args, Py_ssize_t nargs) 
 PyObject* win_checks(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;
 
 // _core.hand_wall(record, plan, dora_indicator, haipai): replay_audit.replay.walls's
-// _hand_wall on a core wall record (bytes): (dora, ura, live, rinshan) as tuples when
+// _hand_wall on a core wall record (bytes): (dora, ura, live, rinshan, dice) as tuples when
 // INIT's dora indicator and every seat's deal, as dealt and in order, are the wall's;
 // None when the dora indicator is not; NotImplemented for anything else (a deal in
 // another order, an input not as expected), which the Python then decides.  ``plan``

@@ -134,7 +134,11 @@ PyObject* hand_wall(PyObject* /*module*/, PyObject* const* args, Py_ssize_t narg
             if (tile == nullptr) throw py::error_already_set();
             PyTuple_SET_ITEM(live.ptr(), j - live_lo, tile);
         }
-        return PyTuple_Pack(4, dora.ptr(), ura.ptr(), live.ptr(), rinshan.ptr());
+        // the two dice after the tiles of a record (136 or 108 tiles), else None
+        py::object dice = py::none();
+        if (size == 138 || size == 110)
+            dice = py::make_tuple(static_cast<int>(tiles[size - 2]), static_cast<int>(tiles[size - 1]));
+        return PyTuple_Pack(5, dora.ptr(), ura.ptr(), live.ptr(), rinshan.ptr(), dice.ptr());
     });
 }
 

@@ -43,7 +43,7 @@ PyObject* run_game(PyObject* module, PyObject* const* args, Py_ssize_t nargs) no
 // for each hand with no INIT shuffle of its own whose wall ``cache[hand.index]`` (the
 // wall ``stream`` gives next appended to ``cache`` while it is short of it and under
 // ``limit``) has the hand's deal as dealt (hand_wall with ``plans[hand.dealer]``), that
-// wall as ``make(wall_cls, dora, ura, live, rinshan)``; NotImplemented for every other
+// wall as ``make(wall_cls, dora, ura, live, rinshan, dice)``; NotImplemented for every other
 // hand, which ``for_hand`` then decides.  A list, one entry per hand.  In
 // replay_walls.cpp.
 PyObject* hand_walls(PyObject* module, PyObject* const* args, Py_ssize_t nargs) noexcept;

@@ -65,11 +65,11 @@ PyObject* hand_walls(PyObject*, PyObject* const* args, Py_ssize_t nargs) noexcep
                     py::object haipai = own(PyObject_GetAttr(hand, s_haipai));
                     PyObject* argv[4] = {PyList_GET_ITEM(cache, i), plan, dora.ptr(), haipai.ptr()};
                     py::object got = own(hand_wall(nullptr, argv, 4));
-                    if (PyTuple_CheckExact(got.ptr()) && PyTuple_GET_SIZE(got.ptr()) == 4) {
-                        PyObject* make_argv[5] = {wall_cls, PyTuple_GET_ITEM(got.ptr(), 0),
+                    if (PyTuple_CheckExact(got.ptr()) && PyTuple_GET_SIZE(got.ptr()) == 5) {
+                        PyObject* make_argv[6] = {wall_cls, PyTuple_GET_ITEM(got.ptr(), 0),
                                                   PyTuple_GET_ITEM(got.ptr(), 1), PyTuple_GET_ITEM(got.ptr(), 2),
-                                                  PyTuple_GET_ITEM(got.ptr(), 3)};
-                        found = own(PyObject_Vectorcall(make, make_argv, 5, nullptr));
+                                                  PyTuple_GET_ITEM(got.ptr(), 3), PyTuple_GET_ITEM(got.ptr(), 4)};
+                        found = own(PyObject_Vectorcall(make, make_argv, 6, nullptr));
                     }
                 }
             }
