@@ -511,3 +511,38 @@ def test_outputs_name_the_schema_and_tool_version(tmp_path: Path) -> None:
         assert meta[b"replay_audit.version"] == replay_audit.__version__.encode()
         assert meta[b"replay_audit.schema_version"] == str(SCHEMA_VERSION).encode()
         assert json.loads((folder / "summary.json").read_text())["tool_version"]
+
+
+def mark_worker(path: str, rules: Any = None, *, strict: bool = False) -> FileAudit:
+    """``fake_worker``, noting in ``MARK_LOG`` whether this worker has the mark its
+    parent set on ``run.local`` (a forked worker has it; a spawned one imports anew)."""
+    from replay_audit.run import local
+
+    with open(os.environ["MARK_LOG"], "a", encoding="utf-8") as f:
+        f.write(f"{getattr(local, 'PARENT_MARK', False)}\n")
+    return fake_worker(path, rules, strict=strict)
+
+
+_SPAWN_DEFAULT_SCRIPT = """
+import multiprocessing, sys
+sys.path.insert(0, {tests!r})
+if __name__ == "__main__":
+    multiprocessing.set_start_method("spawn")  # as Python 3.14 makes forkserver the default
+    from replay_audit.run import local
+    from test_runner import mark_worker
+    local.PARENT_MARK = True
+    local.audit_files(sys.argv[1:], jobs=2, out=None, worker=mark_worker, files_per_part=1)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_workers_fork_on_linux_whatever_the_default_start_method(tmp_path: Path) -> None:
+    """The pool's workers start with the parent's modules (``local._pool_context``),
+    even where the interpreter's default start method would import them again."""
+    files = make_logs(tmp_path / "logs", 4)
+    script = tmp_path / "run.py"
+    script.write_text(_SPAWN_DEFAULT_SCRIPT.format(tests=str(Path(__file__).parent)))
+    marks = tmp_path / "marks.txt"
+    env = {**os.environ, "MARK_LOG": str(marks)}
+    subprocess.run([sys.executable, str(script), *files], env=env, check=True, timeout=120)
+    assert marks.read_text().split() == ["True"] * 4
