@@ -210,6 +210,18 @@ class _Calls(_Riichi):
         for i, old in enumerate(melds):
             if old.kind is _PON and old.tiles and old.tiles[0] >> 2 == k:
                 melds[i] = m
+                # its code is the pon's with the kan bit: the same discarder and called
+                # tile (every one of the corpus's 921 kakan)
+                if (m.from_seat, m.called) != (old.from_seat, old.called):
+                    self._find(
+                        "kakan_not_its_pon",
+                        "kakan: its code names another discarder or called tile than the "
+                        "pon it extends",
+                        ev.seq,
+                        s,
+                        recorded=(m.from_seat, m.called),
+                        computed=(old.from_seat, old.called),
+                    )
                 break
         else:
             self._find("call_not_held", "kakan without a pon of that kind", ev.seq, s)

@@ -171,6 +171,8 @@ constexpr const char* kMeldNames[2] = {"kind", "tiles"};
 NamedSlots<2> meld_slots;
 constexpr const char* kAddedNames[1] = {"added"};
 NamedSlots<1> added_slots;
+constexpr const char* kSourceNames[2] = {"called", "from_seat"};
+NamedSlots<2> source_slots;  // (a meld's: the kakan's and its pon's)
 
 // The index of the item ``tile`` in ``ids`` (``k`` of them), skipping those in ``taken``;
 // -1 if none.
@@ -200,7 +202,8 @@ bool riichi_ankan_ok(PyObject* table, long s, long k, const std::uint8_t* counts
 // calls._ankan and calls._kakan when they find nothing: in the caller's own turn, no
 // riichi being declared, a live tile left, at most the fourth kan; an ankan of four
 // tiles of a kind held (in riichi: as _check_riichi_ankan allows it), a kakan of a
-// tile held onto the seat's pon of its kind, outside riichi.  False (nothing changed)
+// tile held onto the seat's pon of its kind, with that pon's discarder and called
+// tile, outside riichi.  False (nothing changed)
 // for anything else, and for every other call (the Python's _call plays it).
 bool plain_kan(PyObject* table, PyObject* ev, PyObject* const* consts) {
     if (!call_slots.of(Py_TYPE(ev), kCallNames)) return false;
@@ -278,6 +281,18 @@ bool plain_kan(PyObject* table, PyObject* ev, PyObject* const* consts) {
         }
         at[0] = index_of(ids, k, added, taken);
         if (pon_at < 0 || at[0] < 0) return false;
+        // kakan_not_its_pon: the kakan's discarder and called tile are its pon's
+        PyObject* pon = PyList_GET_ITEM(melds, pon_at);
+        if (!source_slots.of(Py_TYPE(meld), kSourceNames) || !source_slots.of(Py_TYPE(pon), kSourceNames))
+            return false;
+        for (int j = 0; j < 2; ++j) {
+            PyObject* mine = slot_value(meld, source_slots.at[j]);
+            PyObject* its = slot_value(pon, source_slots.at[j]);
+            if (mine == nullptr || its == nullptr) return false;
+            const int same = PyObject_RichCompareBool(mine, its, Py_EQ);
+            if (same < 0) throw py::error_already_set();
+            if (!same) return false;
+        }
         taken[at[0]] = true;
     }
     // Nothing to find: the table as the room leaves it.

@@ -1,0 +1,47 @@
+"""A kakan's meld code is its pon's with the kan bit: the same discarder and called tile.
+
+Tenhou writes a kakan as the code of the pon it extends with bit 4 set in place of
+bit 3, so its discarder (bits 0-1) and called tile are the pon's; every one of the
+corpus's 921 kakan is.  A kakan code that names another discarder or called tile is
+a finding (``replay.calls._kakan``), on both paths: the core's kan room
+(``replay_rooms.cpp``) leaves such a kakan to the Python.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from replay_audit.auditing.auditor import audit_file
+from replay_audit.replay import table
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CHANKAN = next(FIXTURES.glob("4p_chankan_keeps_ippatsu.*"))
+
+
+@pytest.mark.parametrize("core", [True, False], ids=["core", "python"])
+@pytest.mark.parametrize(
+    ("code", "recorded"),
+    [("4210", "(3, 10)"), ("4209", "(2, 10)")],  # from toimen or shimocha: not the pon's
+)
+def test_a_kakan_not_of_its_pon_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, core: bool, code: str, recorded: str
+) -> None:
+    if core and table.CORE_GAME is None:
+        pytest.skip("no compiled core")
+    if not core:
+        monkeypatch.setattr(table, "CORE_GAME", None)
+        monkeypatch.setattr(table, "CORE_RUN", None)
+    text = CHANKAN.read_text()
+    assert text.count('<N who="1" m="4211"/>') == 1  # the kakan of the pon m="4203"
+    path = tmp_path / CHANKAN.name
+    path.write_text(text.replace('m="4211"', f'm="{code}"'))
+    fa = audit_file(path)
+    found = [
+        (f["field"], f["seat"], f["recorded"], f["computed"])
+        for f in fa.findings
+        if f["category"] != "info"  # (the fixture is an excerpt: a first-hand note)
+    ]
+    assert found == [("kakan_not_its_pon", 1, recorded, "(0, 10)")]  # the pon from seat 0
+    assert fa.status == "mismatch"
