@@ -10,6 +10,7 @@ Must not: audit, plan or run anything; it only reads what a run stored
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,8 @@ from replay_audit.report.tables import table_frame
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from replay_audit.report.part_frames import CellChunks
 
 # ------------------------------------------------------------------ the report
 
@@ -103,6 +106,20 @@ class StoredAuditReport(_StoredTables):
 
     def page_game_chunks(self) -> Iterator[pd.DataFrame]:
         return self.typed_chunks("games")
+
+    cells_from_parts = True
+    """Whether ``page_game_cells`` answers (``False``: the page reads the games
+    through ``page_game_chunks``' frames, the reference the tests hold it to)."""
+
+    def page_game_cells(self) -> CellChunks | None:
+        """The games table's cells from the parts' columns (``part_frames.cell_chunks``),
+        or ``None`` where that declines and the page reads ``page_game_chunks``."""
+        if not self.cells_from_parts:
+            return None
+        from replay_audit.report.part_frames import cell_chunks
+
+        groups = self._groups()
+        return cell_chunks("games", functools.partial(self._column_chunks, "games", groups))
 
     def page_history_files(self, first: int, also: set[str]) -> tuple[list[str], list[str], int]:
         """Files with a score history in table order: those among the first ``first``

@@ -9,7 +9,7 @@ Must not: read a report folder or compute statistics.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -22,9 +22,10 @@ from replay_audit.report.html.pieces import (
     PageTables,
     _esc,
     _table,
-    _table_rows,
     game_anchor,
     plural,
+    rows_html,
+    table_head,
 )
 
 # ----------------------------------------------------------------------- sections
@@ -165,26 +166,25 @@ def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
     budget = max(0, pieces.MAX_GAMES - len(keep))
     rows: list[str] = []
     head = ""
-    text: set[str] = set()
-    cols: list[str] = []
     shown = others = 0
-    for df in tables.page_game_chunks():
+    for cols, text, chunk in _game_rows(tables):
         if not head:
-            cols = list(df.columns)
-            text = {c for c in cols if df[c].dtype == object}
-            head = _table(df.head(0), cols, text_columns=text).removesuffix("</tbody></table>")
+            head = table_head(cols)
+        at = cols.index("file")
+        files = [row[at] for row in chunk]
         if capped:
             mask = []
-            for f in df["file"]:
+            for f in files:
                 forced = str(f) in keep
                 mask.append(forced or others < budget)
                 others += not forced and others < budget
-            df = df[mask]
-        shown += len(df)
-        ids = [game_anchor(f) for f in df["file"]]
+            chunk = [row for row, m in zip(chunk, mask, strict=True) if m]
+            files = [f for f, m in zip(files, mask, strict=True) if m]
+        shown += len(chunk)
+        ids = [game_anchor(f) for f in files]
         anchors.update(ids)
         fixed = {c for c in cols if c.startswith("final_points")}
-        rows.extend(_table_rows(df, cols, row_ids=ids, text=text, fixed=fixed))
+        rows.extend(rows_html(chunk, cols, row_ids=ids, text=text, fixed=fixed))
     if capped:
         parts.append(
             f'<p class="note">Showing {shown} of {plural(total, "game")}; games.csv / games.parquet '
@@ -195,6 +195,26 @@ def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
     parts.append(head + "".join(rows) + "</tbody></table>")
     parts.append("</div></section>")
     return "".join(parts), anchors
+
+
+def _game_rows(
+    tables: PageTables,
+) -> Iterator[tuple[list[str], frozenset[str], list[Sequence[Any]]]]:
+    """The games table chunk by chunk: its columns, its text columns
+    (of ``object`` dtype) and the chunk's rows of cells; from ``page_game_cells``
+    where the tables give them, else from ``page_game_chunks``' frames."""
+    cells = tables.page_game_cells()
+    if cells is not None:
+        for chunk in cells.chunks:
+            yield cells.columns, cells.text, chunk
+        return
+    cols: list[str] = []
+    text: frozenset[str] = frozenset()
+    for df in tables.page_game_chunks():
+        if not cols:
+            cols = list(df.columns)
+            text = frozenset(c for c in cols if df[c].dtype == object)
+        yield cols, text, list(df[cols].to_numpy(dtype=object))
 
 
 def _detail_section(
