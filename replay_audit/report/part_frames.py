@@ -64,9 +64,18 @@ def part_frame(name: str, chunk: PartChunk) -> pd.DataFrame | None:
         )
         data = _gaps_as_null(data)
         _check_keys(name, data)
-        return data.take(_order(name, data, sources)).to_pandas()
+        order = _order(name, data, sources)
+        return (data if _in_order(order) else data.take(order)).to_pandas()
     except Unmapped:
         return None
+
+
+def _in_order(order: pa.Array) -> bool:
+    """Whether ``order`` leaves every row where it is: a run writes each part's facts
+    in the table's order, and taking them all again cost 0.05 s over the corpus."""
+    import numpy as np
+
+    return bool((order.to_numpy() == np.arange(len(order))).all())
 
 
 def _mapped(data: pa.Table) -> bool:
