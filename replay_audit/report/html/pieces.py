@@ -228,7 +228,18 @@ class _CellMaker:
 
 
 def _td(v: Any, text: bool, fixed: bool) -> str:
-    """One cell of ``rows_html`` (unlinked)."""
+    """One cell of ``rows_html`` (unlinked).  A float's text is made here (``_fmt``'s,
+    which escaping leaves as it is: digits, a sign, a point, ``inf``): most of a
+    players table's cells are rates."""
+    if type(v) is float:
+        cls = ' class="t"' if text else ""
+        if v != v:
+            return f"<td{cls}></td>"
+        if fixed:
+            return f"<td{cls}>{v:.3f}</td>"
+        if v.is_integer() and abs(v) >= 10:
+            return f"<td{cls}>{int(v)}</td>"
+        return f"<td{cls}>{f'{v:.3f}'.rstrip('0').rstrip('.') if v != 0 else '0'}</td>"
     cls = ' class="t"' if text or isinstance(v, str) else ""
     if fixed and isinstance(v, float) and not math.isnan(v):
         return f"<td{cls}>{v:.3f}</td>"
