@@ -183,14 +183,31 @@ def test_awkward_games_in_parts(
     assert_same_games(report)
 
 
+_EDGES = [0.0, -0.0, 10.0, -10.0, 9.5, 9.9996, 0.0005, -0.0004, 1e20, math.inf, -math.inf]
+
+
 _VALUES = (
     st.none()
     | st.booleans()
     | st.integers(-12, 12)
     | st.floats(allow_nan=True)
-    | st.sampled_from([0.0, -0.0, 1.0, 12.0, float("nan"), pd.NA, "", "a<b", [1, 2.5]])
+    | st.sampled_from([*_EDGES, 1.0, float("nan"), pd.NA, "", "a<b", [1, 2.5]])
     | st.text(max_size=3)
 )
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_rows_html_edges(fixed: bool) -> None:
+    """``0.0`` then ``-0.0`` in one column (one key, two texts where fixed), ``1``,
+    ``True`` and ``1.0`` (one key), floats about the ``_fmt`` bounds, pandas' ``NA``
+    twice: each cell as made a cell at a time."""
+    rows = [[v, v, 1] for v in _EDGES]
+    rows += [[1, True, 1.0], [True, 1.0, 1], [pd.NA, pd.NA, math.nan], ["<", None, [1]]]
+    kw: dict[str, Any] = {"text": {"c"}, "fixed": {"b", "c"} if fixed else set()}
+    got = pieces.rows_html(rows, ["a", "b", "c"], **kw)
+    assert got == pieces.rows_html_uncached(rows, ["a", "b", "c"], **kw)
+    if fixed:
+        assert "<td>-0.000</td>" in got[1] and "<td>0.000</td>" in got[0]
 
 
 @settings(max_examples=200, deadline=None)

@@ -199,7 +199,7 @@ def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
 
 def _game_rows(
     tables: PageTables,
-) -> Iterator[tuple[list[str], frozenset[str], list[Sequence[Any]]]]:
+) -> Iterator[tuple[list[str], frozenset[str], Sequence[Sequence[Any]]]]:
     """The games table chunk by chunk: its columns, its text columns
     (of ``object`` dtype) and the chunk's rows of cells; from ``page_game_cells``
     where the tables give them, else from ``page_game_chunks``' frames."""
