@@ -23,6 +23,13 @@ rows, ``part_frame`` returns ``None`` and the caller builds the frame from the
 rows, as before: that path stays the reference the tests hold this one equal
 to (``tests/test_part_frames.py``).
 
+``cell_chunks`` does the same for the page's games table: its cells as
+``typed_chunks``' frames give them to ``to_numpy(dtype=object)``, from the parts'
+columns (``csv_columns``' first pass, each column's dtype read off a frame of a few
+sample rows), without a frame per part; ``None`` where ``csv_columns`` leaves the
+table to pandas, and the page reads the frames, which stay the reference
+(``tests/test_page_cells.py``).
+
 Must not: read a store (``report.store``) or decide a table's order
 (``report.tables``).
 """
