@@ -16,9 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from replay_audit.report.codec import JSON_COLUMNS_KEY, SOURCE_COLUMN, from_json
 from replay_audit.report.store import Store, Tally
 from replay_audit.report.stored_tables import _StoredTables
@@ -164,6 +161,9 @@ class StoredAuditReport(_StoredTables):
         corpus), by Arrow, before the pairs are read into Python (0.08 s there)."""
         if self.history_by_rows:
             return self._history_sources_by_rows(group)
+        import pyarrow as pa
+        import pyarrow.compute as pc  # (here: a CSV-only run never loads it)
+
         files: dict[str, str] = {}
         for part in sorted({p for p in group.values() if p is not None}):
             schema = self.store.part_schema("score_history", part)
