@@ -186,45 +186,46 @@ def rows_html(
     text cells (``text`` columns, or a string) left-aligned, ``fixed`` columns' floats
     to three places, every other cell ``_esc``'d, linked where ``links`` says.
 
-    A cell's ``<td>`` depends on its column and its value alone, so each column
-    remembers the ``<td>`` of every value but floats (``0.0`` and ``-0.0`` are one
-    key and two texts there): a games table repeats its formats, rules, lobbies,
-    counts and players' names, and escaping every cell again was a third of the
-    page's games section.  ``rows_html_uncached`` is the reference it is held to.
+    A cell's ``<td>`` depends on its column and its value alone, so the rows are
+    made column by column: a column without floats gets each distinct value's
+    ``<td>`` once (a games table repeats its formats, rules, lobbies, counts and
+    players' names; escaping every cell again was a third of the page's games
+    section), a column with floats (``0.0`` and ``-0.0`` are one key and two texts
+    where fixed) a ``<td>`` a cell; then each row joins its cells.
+    ``rows_html_uncached`` is the reference it is held to.
     """
     if links:
         return rows_html_uncached(rows, cols, row_ids=row_ids, links=links, text=text, fixed=fixed)
-    made = [_CellMaker(c in text, c in fixed) for c in cols]
-    out = []
-    for i, row in enumerate(rows):
-        rid = f' id="{row_ids[i]}"' if row_ids and row_ids[i] else ""
-        cells = "".join([m.cell(v) for m, v in zip(made, row, strict=True)])
-        out.append(f"<tr{rid}>{cells}</tr>")
-    return out
+    rows = rows if isinstance(rows, list) else list(rows)
+    if not rows:
+        return []
+    if not cols:
+        columns: list[list[str]] = []
+    else:
+        columns = [
+            _column_cells(values, c in text, c in fixed)
+            for c, values in zip(cols, zip(*rows, strict=True), strict=True)
+        ]
+    ids = [f' id="{r}"' if r else "" for r in row_ids[: len(rows)]] if row_ids else []
+    cells = map("".join, zip(*columns, strict=True)) if columns else ("" for _ in rows)
+    if not ids:
+        return [f"<tr>{c}</tr>" for c in cells]
+    return [f"<tr{rid}>{c}</tr>" for rid, c in zip(ids, cells, strict=True)]
 
 
-class _CellMaker:
-    """One column's ``<td>`` for a value (``rows_html_uncached``'s), remembered by
-    type and value for every value but a float."""
-
-    __slots__ = ("cells", "fixed", "text")
-
-    def __init__(self, text: bool, fixed: bool) -> None:
-        self.text = text
-        self.fixed = fixed
-        self.cells: dict[tuple[type, Any], str] = {}
-
-    def cell(self, v: Any) -> str:
-        if isinstance(v, float):
-            return _td(v, self.text, self.fixed)
-        key = (type(v), v)
-        try:
-            got = self.cells.get(key)
-        except TypeError:  # unhashable (a list), or a value that will not compare
-            return _td(v, self.text, self.fixed)
-        if got is None:
-            got = self.cells[key] = _td(v, self.text, self.fixed)
-        return got
+def _column_cells(values: Sequence[Any], text: bool, fixed: bool) -> list[str]:
+    """Each value's ``<td>`` (``_td``), made once per distinct type and value in a
+    column without floats."""
+    if any(isinstance(v, float) for v in values):
+        return [_td(v, text, fixed) for v in values]
+    try:
+        keys = list(zip(map(type, values), values, strict=True))
+        made = dict.fromkeys(keys, "")
+    except TypeError:  # unhashable (a list), or a value that will not compare
+        return [_td(v, text, fixed) for v in values]
+    for key in made:
+        made[key] = _td(key[1], text, fixed)
+    return list(map(made.__getitem__, keys))
 
 
 def _td(v: Any, text: bool, fixed: bool) -> str:
