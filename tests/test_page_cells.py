@@ -5,8 +5,10 @@ games table's cells from the parts' columns; with ``cells_from_parts = False`` t
 page reads ``typed_chunks``' frames, the reference.  Here the two are held equal (the
 cells, the text columns and the section's HTML) on the fixtures in parts, on awkward
 rows cut into parts, and on the shared corpus sample; the cell path is shown to be
-taken, and planted slips in it to be caught.  ``pieces.rows_html``, which remembers
-each column's cells, is held to ``rows_html_uncached`` on awkward values.
+taken, and planted slips in it to be caught.  ``pieces.rows_html``, which makes each
+column's cells once per distinct value, is held to ``rows_html_uncached`` on awkward
+values; the players section, which types only the columns it reads, to the section
+typing the whole table.
 """
 
 from __future__ import annotations
@@ -237,3 +239,39 @@ def test_corpus_sample_games(corpus_sample_stored: Path) -> None:
     with pytest.MonkeyPatch.context() as m:
         m.setattr(pieces, "MAX_GAMES", 40)
         assert_same_games(report, set(files[::25]))
+
+
+# ---------------------------------------------------------------- the players section
+
+
+def _whole_players_section(players: pd.DataFrame) -> str:
+    """The players section typing every column of the table (the reference)."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(sections, "_page_columns", lambda frame: frame)
+        return sections._players_section(players)
+
+
+def test_players_section_from_its_columns(fixtures_in_parts: Path) -> None:
+    """The fixtures' players: the section from the columns it reads equals the one from
+    the whole table, with and without charts (and with a cap on the rows); a chart's
+    counter left out of ``PLACE_COLUMNS`` is caught."""
+    from replay_audit import stats
+
+    players = stats.players(StoredAuditReport.open(fixtures_in_parts))
+    assert len(players) > 10
+    assert sections._players_section(players) == _whole_players_section(players)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(pieces, "MAX_PLAYERS", 3)
+        m.setattr(pieces, "MAX_PLAYER_CHARTS", 2)
+        assert sections._players_section(players) == _whole_players_section(players)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(sections, "PLACE_COLUMNS", ("place_2", "place_3", "place_4"))
+        assert sections._players_section(players) != _whole_players_section(players)
+
+
+@pytest.mark.corpus
+def test_corpus_sample_players_section(corpus_sample_stored: Path) -> None:
+    from replay_audit import stats
+
+    players = stats.players(StoredAuditReport.open(corpus_sample_stored))
+    assert sections._players_section(players) == _whole_players_section(players)
