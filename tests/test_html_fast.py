@@ -3,7 +3,8 @@
 ``report.html.sections._wide`` (a game's hand-by-hand score table) and
 ``report.html.charts._lines`` (a score chart's hands and per-seat lines) replaced
 ``pivot_table`` and ``groupby`` for speed; ``_pivoted`` and ``_frame_lines`` keep
-pandas' versions.  Held equal here on the fixtures' histories, awkward histories
+pandas' versions.  The table's HTML is drawn from ``_wide_cells``' lists without a
+frame (``_score_table``), held to ``_table`` of ``_pivoted``'s frame.  Held equal here on the fixtures' histories, awkward histories
 (gaps, a seat missing from a hand, two rows of one hand) and every game of the
 shared corpus sample; a planted slip is caught.
 """
@@ -30,6 +31,14 @@ def assert_same(game: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(sections._wide(game), sections._pivoted(game))
     assert _comparable(charts._lines(game)) == _comparable(charts._frame_lines(game))
     assert charts.score_chart(game, "x") == _chart_by_pandas(game)
+    assert sections._score_table(game, "g-x") == _table_by_pandas(game)
+
+
+def _table_by_pandas(game: pd.DataFrame) -> str:
+    """The hand-by-hand table through ``_pivoted``'s frame and ``_table``."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(sections, "_wide", sections._pivoted)
+        return sections.score_table_by_frame(game, "g-x")
 
 
 def _comparable(lines: charts.Lines) -> charts.Lines:
@@ -105,6 +114,8 @@ def test_a_planted_difference_is_caught(
     )
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(sections._wide(game), sections._pivoted(game))
+    assert sections._wide_cells(game) is not None  # (the lists' path, not declined)
+    assert sections._score_table(game, "g-x") != _table_by_pandas(game)
     monkeypatch.setattr(
         charts, "sorted", lambda xs, **k: builtins.sorted(xs, **k)[::-1], raising=False
     )

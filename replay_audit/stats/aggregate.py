@@ -301,7 +301,38 @@ def derive(counts: pd.DataFrame, *, pt_tables: dict[str, PtTable] | None = None)
 
     ``pt_tables`` maps a group's ``game_type`` to the lobby table its stable
     dan uses (default ``tenhou_rank.DEFAULT_PT_TABLES``); groups without a
-    table get NaN."""
+    table get NaN.
+
+    Each statistic is computed on the columns' float arrays and the new columns
+    joined to the table at once: a pandas operation and a column set per
+    statistic took 0.07 s for the shared corpus's thousand players, for the same
+    divisions (``numerator / denominator`` where it is above zero, times the
+    scale, in that order).  ``derive_by_frame`` is the reference it is held to."""
+    tables = DEFAULT_PT_TABLES if pt_tables is None else pt_tables
+    new: dict[str, Any] = {}
+    for s in STATS:
+        if s.kind == "value":
+            new[s.key] = counts[s.numerator].to_numpy(dtype=float)
+        elif s.kind == "stable_dan":
+            new[s.key] = _stable_dans(counts, tables)
+        else:
+            den = counts[s.denominator].to_numpy(dtype=float)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = counts[s.numerator].to_numpy(dtype=float) / np.where(den > 0, den, np.nan)
+            new[s.key] = ratio * s.scale
+    for key, _label, a, b, _formula in COMPOSITES:
+        new[key] = new[a] * new[b]
+    new["net_efficiency"] = new["win_efficiency"] - new["deal_in_loss"]
+    if not len(counts) or any(k in counts.columns for k in new):
+        return derive_by_frame(counts, pt_tables=pt_tables)  # (the frame's dtypes, its
+        # columns replaced in place: the reference's own answer)
+    return pd.concat([counts, pd.DataFrame(new, index=counts.index)], axis=1)
+
+
+def derive_by_frame(
+    counts: pd.DataFrame, *, pt_tables: dict[str, PtTable] | None = None
+) -> pd.DataFrame:
+    """``derive`` a statistic at a time on the frame (the reference)."""
     tables = DEFAULT_PT_TABLES if pt_tables is None else pt_tables
     out = counts.copy()
     for s in STATS:

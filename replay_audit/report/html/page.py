@@ -57,6 +57,9 @@ class FrameTables:
     def page_game_chunks(self) -> Iterable[pd.DataFrame]:
         return [self.games]
 
+    def page_game_cells(self) -> None:
+        return None  # (the frame is at hand)
+
     def page_history_files(self, first: int, also: set[str]) -> tuple[list[str], list[str], int]:
         h = self.history
         if h.empty or "file" not in h:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import html
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import pandas as pd
@@ -138,16 +138,22 @@ def _table(
     """An escaped HTML table; ``links[col][i]`` turns that cell into an in-page link."""
     cols = [c for c in columns if c in df.columns]
     text = set(text_columns)
+    out = [table_head(cols, titles)]
+    out.extend(_table_rows(df, cols, row_ids=row_ids, links=links, text=text))
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def table_head(cols: list[str], titles: Mapping[str, str] | None = None) -> str:
+    """A table's opening up to its ``<tbody>``: the column headings (with a tooltip
+    where ``titles`` has one)."""
     head = "".join(
         f'<th title="{html.escape(titles[c], quote=True)}">{html.escape(c)}</th>'
         if titles and c in titles
         else f"<th>{html.escape(c)}</th>"
         for c in cols
     )
-    out = [f"<table><thead><tr>{head}</tr></thead><tbody>"]
-    out.extend(_table_rows(df, cols, row_ids=row_ids, links=links, text=text))
-    out.append("</tbody></table>")
-    return "".join(out)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>"
 
 
 def _table_rows(
@@ -161,11 +167,98 @@ def _table_rows(
 ) -> list[str]:
     """The ``<tr>`` rows of ``_table``: a long table is built chunk by chunk from them
     (with ``fixed``, the fractional columns, named so that every chunk agrees)."""
-    out = []
     values = df[cols].to_numpy(dtype=object) if cols else []
     if fixed is None:
         fixed = _fractional_columns(df, cols)
-    for i, row in enumerate(values):
+    return rows_html(values, cols, row_ids=row_ids, links=links, text=text, fixed=fixed)
+
+
+def rows_html(
+    rows: Iterable[Sequence[Any]],
+    cols: list[str],
+    *,
+    row_ids: list[str] | None = None,
+    links: Mapping[str, list[str | None]] | None = None,
+    text: set[str] | frozenset[str] = frozenset(),
+    fixed: set[str] | frozenset[str] = frozenset(),
+) -> list[str]:
+    """The ``<tr>`` rows of cells as a frame's ``to_numpy(dtype=object)`` gives them:
+    text cells (``text`` columns, or a string) left-aligned, ``fixed`` columns' floats
+    to three places, every other cell ``_esc``'d, linked where ``links`` says.
+
+    A cell's ``<td>`` depends on its column and its value alone, so the rows are
+    made column by column: a column without floats gets each distinct value's
+    ``<td>`` once (a games table repeats its formats, rules, lobbies, counts and
+    players' names; escaping every cell again was a third of the page's games
+    section), a column with floats (``0.0`` and ``-0.0`` are one key and two texts
+    where fixed) a ``<td>`` a cell; then each row joins its cells.
+    ``rows_html_uncached`` is the reference it is held to.
+    """
+    if links:
+        return rows_html_uncached(rows, cols, row_ids=row_ids, links=links, text=text, fixed=fixed)
+    rows = rows if isinstance(rows, list) else list(rows)
+    if not rows:
+        return []
+    if not cols:
+        columns: list[list[str]] = []
+    else:
+        columns = [
+            _column_cells(values, c in text, c in fixed)
+            for c, values in zip(cols, zip(*rows, strict=True), strict=True)
+        ]
+    ids = [f' id="{r}"' if r else "" for r in row_ids[: len(rows)]] if row_ids else []
+    cells = map("".join, zip(*columns, strict=True)) if columns else ("" for _ in rows)
+    if not ids:
+        return [f"<tr>{c}</tr>" for c in cells]
+    return [f"<tr{rid}>{c}</tr>" for rid, c in zip(ids, cells, strict=True)]
+
+
+def _column_cells(values: Sequence[Any], text: bool, fixed: bool) -> list[str]:
+    """Each value's ``<td>`` (``_td``), made once per distinct type and value in a
+    column without floats."""
+    if any(isinstance(v, float) for v in values):
+        return [_td(v, text, fixed) for v in values]
+    try:
+        keys = list(zip(map(type, values), values, strict=True))
+        made = dict.fromkeys(keys, "")
+    except TypeError:  # unhashable (a list), or a value that will not compare
+        return [_td(v, text, fixed) for v in values]
+    for key in made:
+        made[key] = _td(key[1], text, fixed)
+    return list(map(made.__getitem__, keys))
+
+
+def _td(v: Any, text: bool, fixed: bool) -> str:
+    """One cell of ``rows_html`` (unlinked).  A float's text is made here (``_fmt``'s,
+    which escaping leaves as it is: digits, a sign, a point, ``inf``): most of a
+    players table's cells are rates."""
+    if type(v) is float:
+        cls = ' class="t"' if text else ""
+        if v != v:
+            return f"<td{cls}></td>"
+        if fixed:
+            return f"<td{cls}>{v:.3f}</td>"
+        if v.is_integer() and abs(v) >= 10:
+            return f"<td{cls}>{int(v)}</td>"
+        return f"<td{cls}>{f'{v:.3f}'.rstrip('0').rstrip('.') if v != 0 else '0'}</td>"
+    cls = ' class="t"' if text or isinstance(v, str) else ""
+    if fixed and isinstance(v, float) and not math.isnan(v):
+        return f"<td{cls}>{v:.3f}</td>"
+    return f"<td{cls}>{_esc(v)}</td>"
+
+
+def rows_html_uncached(
+    rows: Iterable[Sequence[Any]],
+    cols: list[str],
+    *,
+    row_ids: list[str] | None = None,
+    links: Mapping[str, list[str | None]] | None = None,
+    text: set[str] | frozenset[str] = frozenset(),
+    fixed: set[str] | frozenset[str] = frozenset(),
+) -> list[str]:
+    """``rows_html`` a cell at a time (the page's rows as they always were made)."""
+    out = []
+    for i, row in enumerate(rows):
         rid = f' id="{row_ids[i]}"' if row_ids and row_ids[i] else ""
         cells = []
         for c, v in zip(cols, row, strict=True):
@@ -196,6 +289,22 @@ def _fractional_columns(df: pd.DataFrame, cols: list[str]) -> set[str]:
     return out
 
 
+class CellTable(Protocol):
+    """A table's cells as its frames' ``to_numpy(dtype=object)`` gives them, chunk by
+    chunk (``report.part_frames.CellChunks``)."""
+
+    @property
+    def columns(self) -> list[str]: ...
+
+    @property
+    def text(self) -> frozenset[str]:
+        """The columns of ``object`` dtype."""
+        ...
+
+    @property
+    def chunks(self) -> Iterable[list[tuple[Any, ...]]]: ...
+
+
 class PageTables(Protocol):
     """What the page reads from a report: counts, the first rows and the rows it
     shows, never more. ``FrameTables`` answers from DataFrames in memory;
@@ -210,6 +319,11 @@ class PageTables(Protocol):
 
     def page_game_chunks(self) -> Iterable[pd.DataFrame]:
         """The games table in order, in chunks of one dtype per column."""
+        ...
+
+    def page_game_cells(self) -> CellTable | None:
+        """The cells ``page_game_chunks``' frames hold, made without them, or ``None``
+        (the page then reads those frames)."""
         ...
 
     def page_history_files(self, first: int, also: set[str]) -> tuple[list[str], list[str], int]:

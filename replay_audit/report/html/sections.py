@@ -9,7 +9,7 @@ Must not: read a report folder or compute statistics.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -22,9 +22,10 @@ from replay_audit.report.html.pieces import (
     PageTables,
     _esc,
     _table,
-    _table_rows,
     game_anchor,
     plural,
+    rows_html,
+    table_head,
 )
 
 # ----------------------------------------------------------------------- sections
@@ -111,7 +112,7 @@ def _players_section(players: pd.DataFrame) -> str:
     if players is None or players.empty:
         parts.append("<p>No player statistics.</p></section>")
         return "".join(parts)
-    players = integer_counts(players)
+    players = integer_counts(_page_columns(players))
     parts.append(
         '<p class="note">Rates are numerator ÷ denominator counters; hover a heading for '
         "its definition. Empty cells: the denominator is zero.</p>"
@@ -152,6 +153,20 @@ def _players_section(players: pd.DataFrame) -> str:
     return "".join(parts)
 
 
+PLACE_COLUMNS = ("place_1", "place_2", "place_3", "place_4")
+"""The counters a placement chart reads (``charts.placement_chart``)."""
+
+
+def _page_columns(players: pd.DataFrame) -> pd.DataFrame:
+    """The players table's columns the section reads: those it shows
+    (``PLAYER_COLUMNS``, the charts' captions among them) and the placement charts'
+    counters.  ``integer_counts`` types each column on its own, so typing these
+    alone gives the cells typing all ~100 gives (a third of the section's time went
+    to the others, and to each chart's row of all of them)."""
+    wanted = dict.fromkeys((*PLAYER_COLUMNS, *PLACE_COLUMNS))
+    return players[[c for c in players.columns if c in wanted]]
+
+
 def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
     """Every game, or past ``pieces.MAX_GAMES`` games the ones in ``keep`` (link targets)
     plus the first others up to the cap, read chunk by chunk; and the row ids."""
@@ -165,26 +180,25 @@ def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
     budget = max(0, pieces.MAX_GAMES - len(keep))
     rows: list[str] = []
     head = ""
-    text: set[str] = set()
-    cols: list[str] = []
     shown = others = 0
-    for df in tables.page_game_chunks():
+    for cols, text, chunk in _game_rows(tables):
         if not head:
-            cols = list(df.columns)
-            text = {c for c in cols if df[c].dtype == object}
-            head = _table(df.head(0), cols, text_columns=text).removesuffix("</tbody></table>")
+            head = table_head(cols)
+        at = cols.index("file")
+        files = [row[at] for row in chunk]
         if capped:
             mask = []
-            for f in df["file"]:
+            for f in files:
                 forced = str(f) in keep
                 mask.append(forced or others < budget)
                 others += not forced and others < budget
-            df = df[mask]
-        shown += len(df)
-        ids = [game_anchor(f) for f in df["file"]]
+            chunk = [row for row, m in zip(chunk, mask, strict=True) if m]
+            files = [f for f, m in zip(files, mask, strict=True) if m]
+        shown += len(chunk)
+        ids = [game_anchor(f) for f in files]
         anchors.update(ids)
         fixed = {c for c in cols if c.startswith("final_points")}
-        rows.extend(_table_rows(df, cols, row_ids=ids, text=text, fixed=fixed))
+        rows.extend(rows_html(chunk, cols, row_ids=ids, text=text, fixed=fixed))
     if capped:
         parts.append(
             f'<p class="note">Showing {shown} of {plural(total, "game")}; games.csv / games.parquet '
@@ -195,6 +209,26 @@ def _games_section(tables: PageTables, keep: set[str]) -> tuple[str, set[str]]:
     parts.append(head + "".join(rows) + "</tbody></table>")
     parts.append("</div></section>")
     return "".join(parts), anchors
+
+
+def _game_rows(
+    tables: PageTables,
+) -> Iterator[tuple[list[str], frozenset[str], Sequence[Sequence[Any]]]]:
+    """The games table chunk by chunk: its columns, its text columns
+    (of ``object`` dtype) and the chunk's rows of cells; from ``page_game_cells``
+    where the tables give them, else from ``page_game_chunks``' frames."""
+    cells = tables.page_game_cells()
+    if cells is not None:
+        for chunk in cells.chunks:
+            yield cells.columns, cells.text, chunk
+        return
+    cols: list[str] = []
+    text: frozenset[str] = frozenset()
+    for df in tables.page_game_chunks():
+        if not cols:
+            cols = list(df.columns)
+            text = frozenset(c for c in cols if df[c].dtype == object)
+        yield cols, text, list(df[cols].to_numpy(dtype=object))
 
 
 def _detail_section(
@@ -219,16 +253,75 @@ def _detail_section(
         )
         if file in charted:
             parts.append(f'<figure class="wide">{score_chart(g, f"sc{i}")}</figure>')
-        wide = _wide(g)
-        row_ids = [
-            f"{gid}-h{int(h)}" if lbl != "final" else f"{gid}-final"
-            for h, lbl in zip(wide["hand_index"], wide["label"], strict=True)
-        ]
-        cols = ["label", *[c for c in wide.columns if c not in ("hand_index", "label")]]
-        parts.append(_table(wide, cols, row_ids=row_ids, text_columns=("label",)))
+        parts.append(_score_table(g, gid))
         parts.append("</section>")
     parts.append("</section>")
     return "".join(parts)
+
+
+def _score_table(g: pd.DataFrame, gid: str) -> str:
+    """One game's hand-by-hand score table, a row per hand (``gid-h<hand_index>``,
+    ``gid-final``), a column per seat: from ``_wide_cells`` where it answers, else
+    from ``_wide``'s frame (the reference ``score_table_by_frame`` draws)."""
+    cells = _wide_cells(g)
+    if cells is None:
+        return score_table_by_frame(g, gid)
+    cols, hands, labels, rows = cells
+    return (
+        table_head(cols)
+        + "".join(rows_html(rows, cols, row_ids=_row_ids(gid, hands, labels), text={"label"}))
+        + "</tbody></table>"
+    )
+
+
+def score_table_by_frame(g: pd.DataFrame, gid: str) -> str:
+    """``_score_table`` through ``_wide``'s frame and ``_table``."""
+    wide = _wide(g)
+    row_ids = _row_ids(gid, wide["hand_index"], wide["label"])
+    cols = ["label", *[c for c in wide.columns if c not in ("hand_index", "label")]]
+    return _table(wide, cols, row_ids=row_ids, text_columns=("label",))
+
+
+def _row_ids(gid: str, hands: Iterable[Any], labels: Iterable[Any]) -> list[str]:
+    return [
+        f"{gid}-h{int(h)}" if lbl != "final" else f"{gid}-final"
+        for h, lbl in zip(hands, labels, strict=True)
+    ]
+
+
+def _wide_cells(
+    g: pd.DataFrame,
+) -> tuple[list[str], list[int], list[str], list[tuple[Any, ...]]] | None:
+    """``_wide``'s table as the page's cells, without a frame: the columns shown
+    (``label``, then ``seat: name``), each row's hand and label, and its cells (the
+    label, then each seat's score: an ``int``, or where a seat misses a hand a
+    ``float``, ``NaN`` for the gap, as the frame's ``float64`` column gives them).
+    A frame and ``_table`` a game cost 4 ms, two thirds of the page's score tables.
+    ``None`` (``_wide`` and ``_table`` answer) unless the hands, seats and scores are
+    ``int64`` and every label is text."""
+    if any(str(g[k].dtype) != "int64" for k in ("hand_index", "seat", "score")):
+        return None
+    labels = g["label"].tolist()
+    if not all(type(label) is str for label in labels):
+        return None
+    seat_list = g["seat"].tolist()
+    cells: dict[tuple[int, str], dict[int, int]] = {}
+    for hand, label, seat, score in zip(
+        g["hand_index"].tolist(), labels, seat_list, g["score"].tolist(), strict=True
+    ):
+        cells.setdefault((hand, label), {}).setdefault(seat, score)
+    seats = sorted({s for row in cells.values() for s in row})
+    keys = sorted(cells)
+    names: dict[int, Any] = {}
+    for seat, name in zip(seat_list, g["name"].tolist(), strict=True):
+        names.setdefault(seat, name)
+    cols = ["label", *(f"{seat}: {names.get(seat, '')}" for seat in seats)]
+    if all(len(cells[k]) == len(seats) for k in keys):
+        rows = [(k[1], *(cells[k][s] for s in seats)) for k in keys]
+    else:
+        nan = float("nan")
+        rows = [(k[1], *(float(cells[k].get(s, nan)) for s in seats)) for k in keys]
+    return cols, [k[0] for k in keys], [k[1] for k in keys], rows
 
 
 def _wide(g: pd.DataFrame) -> pd.DataFrame:
