@@ -105,7 +105,7 @@ def test_a_planted_difference_is_caught(
     assert report.page_game_cells() is not None
     assert_same_games(report)
     if slip == "order":
-        monkeypatch.setattr(part_frames, "_cell_order", lambda *args: None)
+        monkeypatch.setattr(part_frames, "row_order", lambda *args: None)
     elif slip == "floats":
         monkeypatch.setattr(part_frames, "_cells", _cells_without_floats)
     elif slip == "text":
