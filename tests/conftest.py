@@ -61,6 +61,19 @@ def corpus() -> Path:
     return need(CORPUS)
 
 
+def replay_by(core: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replay the games by the core's hand loop (``core``; skipped where it is not
+    built) or by the Python rooms alone, its reference: the two paths a check of the
+    replay must find the same in."""
+    from replay_audit.replay import table
+
+    if core and table.CORE_GAME is None:
+        pytest.skip("no compiled core")
+    if not core:
+        monkeypatch.setattr(table, "CORE_GAME", None)
+        monkeypatch.setattr(table, "CORE_RUN", None)
+
+
 def core_built(*names: str) -> pytest.MarkDecorator:
     """Skip the test where the compiled core is not built, or is built without one of
     ``names`` (an older build): ``test_core_wall.py::test_core_is_built`` says why.

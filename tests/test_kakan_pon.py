@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from replay_audit.auditing.auditor import audit_file
-from replay_audit.replay import table
+from tests.conftest import replay_by
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CHANKAN = next(FIXTURES.glob("4p_chankan_keeps_ippatsu.*"))
@@ -28,11 +28,7 @@ CHANKAN = next(FIXTURES.glob("4p_chankan_keeps_ippatsu.*"))
 def test_a_kakan_not_of_its_pon_is_a_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, core: bool, code: str, recorded: str
 ) -> None:
-    if core and table.CORE_GAME is None:
-        pytest.skip("no compiled core")
-    if not core:
-        monkeypatch.setattr(table, "CORE_GAME", None)
-        monkeypatch.setattr(table, "CORE_RUN", None)
+    replay_by(core, monkeypatch)
     text = CHANKAN.read_text()
     assert text.count('<N who="1" m="4211"/>') == 1  # the kakan of the pon m="4203"
     path = tmp_path / CHANKAN.name

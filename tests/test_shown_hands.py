@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from replay_audit.auditing.auditor import audit_file
-from replay_audit.replay import table
+from tests.conftest import replay_by
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -45,11 +45,7 @@ def test_a_shown_hand_not_held_is_a_finding(
     hand: str,
     held: str,
 ) -> None:
-    if core and table.CORE_GAME is None:
-        pytest.skip("no compiled core")
-    if not core:
-        monkeypatch.setattr(table, "CORE_GAME", None)
-        monkeypatch.setattr(table, "CORE_RUN", None)
+    replay_by(core, monkeypatch)
     source = next(FIXTURES.glob(pattern))
     text = source.read_text()
     assert text.count(old) == 1
