@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
 from replay_audit.model.rules.presets import load_rules
 from replay_audit.model.rules.ruleset import RuleSet
@@ -25,6 +24,8 @@ def iter_file_audits(
     strict: bool = False,
     with_facts: bool = True,
 ) -> Iterator[FileAudit]:
+    # (here: reading a stored run imports ``report`` without the audit)
+    from replay_audit.auditing.auditor import audit_file
     from replay_audit.io.paths import iter_log_paths
 
     rule_set = load_rules(rules) if isinstance(rules, str) else rules
