@@ -93,6 +93,16 @@ def write_json(doc: dict[str, Any], target: Path) -> Path:
     return target
 
 
+def edited(source: Path, old: str, new: str, folder: Path) -> Path:
+    """``source`` (a plain-text log) with its one ``old`` written ``new``, saved under
+    the same name in ``folder``: the log a check must now find wrong."""
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {source.name}"
+    target = folder / source.name
+    target.write_text(text.replace(old, new), encoding="utf-8")
+    return target
+
+
 def problems(fa: FileAudit) -> list[dict[str, Any]]:
     return [f for f in fa.findings if f["category"] != "info"]
 

@@ -26,6 +26,7 @@ from replay_audit.auditing.auditor import audit_file
 from replay_audit.auditing.rows import FileAudit
 from replay_audit.native import _core
 from tests.conftest import core_built
+from tests.logedit import edited
 from tests.test_core_win_audit import _differences, _paths
 
 needs_core = core_built("audit_hands")
@@ -144,11 +145,7 @@ def test_a_double_ron_later_winners_ba_is_checked(
     both paths, not a value taken on trust."""
     if one_call and _core is None:
         pytest.skip("no compiled core")
-    text = _DOUBLE_RON.read_text()
-    second = text.rindex("<AGARI ")
-    assert text[second:].count('ba="1,0"') == 1
-    path = tmp_path / _DOUBLE_RON.name
-    path.write_text(text[:second] + text[second:].replace('ba="1,0"', ba))
+    path = edited(_DOUBLE_RON, 'ba="1,0"', ba, tmp_path)  # (the second AGARI's alone)
     clean = _audits([_DOUBLE_RON], _core.audit_hands if one_call else None)[0]
     assert clean.status == "ok" and not clean.findings
     fa = _audits([path], _core.audit_hands if one_call else None)[0]

@@ -15,6 +15,7 @@ import pytest
 
 from replay_audit.auditing.auditor import audit_file
 from tests.conftest import replay_by
+from tests.logedit import edited, problems
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CHANKAN = next(FIXTURES.glob("4p_chankan_keeps_ippatsu.*"))
@@ -29,15 +30,9 @@ def test_a_kakan_not_of_its_pon_is_a_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, core: bool, code: str, recorded: str
 ) -> None:
     replay_by(core, monkeypatch)
-    text = CHANKAN.read_text()
-    assert text.count('<N who="1" m="4211"/>') == 1  # the kakan of the pon m="4203"
-    path = tmp_path / CHANKAN.name
-    path.write_text(text.replace('m="4211"', f'm="{code}"'))
-    fa = audit_file(path)
-    found = [
-        (f["field"], f["seat"], f["recorded"], f["computed"])
-        for f in fa.findings
-        if f["category"] != "info"  # (the fixture is an excerpt: a first-hand note)
-    ]
+    # the kakan of the pon m="4203"
+    fa = audit_file(edited(CHANKAN, '<N who="1" m="4211"/>', f'<N who="1" m="{code}"/>', tmp_path))
+    # (its notes aside: the fixture is an excerpt, with a first-hand note)
+    found = [(f["field"], f["seat"], f["recorded"], f["computed"]) for f in problems(fa)]
     assert found == [("kakan_not_its_pon", 1, recorded, "(0, 10)")]  # the pon from seat 0
     assert fa.status == "mismatch"

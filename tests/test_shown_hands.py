@@ -16,6 +16,7 @@ import pytest
 
 from replay_audit.auditing.auditor import audit_file
 from tests.conftest import replay_by
+from tests.logedit import edited
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -47,12 +48,8 @@ def test_a_shown_hand_not_held_is_a_finding(
 ) -> None:
     replay_by(core, monkeypatch)
     source = next(FIXTURES.glob(pattern))
-    text = source.read_text()
-    assert text.count(old) == 1
     assert audit_file(source).findings == []
-    path = tmp_path / source.name
-    path.write_text(text.replace(old, new))
-    fa = audit_file(path)
+    fa = audit_file(edited(source, old, new, tmp_path))
     found = [(f["category"], f["field"], f["hand"], f["seat"]) for f in fa.findings]
     assert found == [("draw", "shown_hand", hand, 0)]
     assert fa.findings[0]["computed"].startswith(f"({held}")

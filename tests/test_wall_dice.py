@@ -18,6 +18,7 @@ import pytest
 from replay_audit import native
 from replay_audit.auditing.auditor import audit_file
 from replay_audit.replay import walls
+from tests.logedit import edited, problems
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SEEDED = [
@@ -43,7 +44,7 @@ def _way(way: str, monkeypatch: pytest.MonkeyPatch) -> None:
 def _problems(fa: Any) -> list[tuple[str, str, str, str, str]]:
     """The file's findings but its notes (an excerpt's first hand, say)."""
     keys = ("category", "field", "hand", "recorded", "computed")
-    return [tuple(f[k] for k in keys) for f in fa.findings if f["category"] != "info"]
+    return [tuple(f[k] for k in keys) for f in problems(fa)]
 
 
 @pytest.mark.parametrize("way", WAYS)
@@ -59,12 +60,8 @@ def test_dice_not_the_seeds_are_a_finding(
 ) -> None:
     _way(way, monkeypatch)
     source = next(FIXTURES.glob(pattern))
-    text = source.read_text()
-    assert text.count(old) == 1
     assert _problems(audit_file(source)) == []  # as written: the seed's dice
-    path = tmp_path / source.name
-    path.write_text(text.replace(old, new))
-    fa = audit_file(path)
+    fa = audit_file(edited(source, old, new, tmp_path))
     rolled = ",".join(str(int(d) + 1) for d in old.split(",")[3:5])
     written = ",".join(str(int(d) + 1) for d in new.split(",")[3:5])
     assert _problems(fa) == [("replay", "dice", hand, written, rolled)]
