@@ -65,7 +65,6 @@ def _cmd_players(args: argparse.Namespace) -> int:
     from replay_audit import stats
     from replay_audit.report.store import INDEX_NAME, PARTS_DIR
     from replay_audit.report.stored import StoredAuditReport
-    from replay_audit.run.api import run_audit
 
     _check_paths(args.paths)
     out = _players_out(args.out)
@@ -82,7 +81,9 @@ def _cmd_players(args: argparse.Namespace) -> int:
             raise ValueError("give either logs or report folders of earlier audits, not both")
         source: Any = _StoredReports([StoredAuditReport.open(p) for p in stored])
         table = stats.players(source, **options)
-    else:
+    else:  # (the audit's modules imported only here: a stored run does not need them)
+        from replay_audit.run.api import run_audit
+
         with tempfile.TemporaryDirectory(prefix="replay-audit-players-") as tmp:
             report = run_audit(  # stored, so the statistics are summed part by part
                 args.paths,

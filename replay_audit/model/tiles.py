@@ -38,6 +38,8 @@ DRAGONS: Final = (HAKU, HATSU, CHUN)
 TERMINALS: Final = frozenset({0, 8, 9, 17, 18, 26})
 HONORS: Final = frozenset(range(27, 34))
 TERMINALS_AND_HONORS: Final = TERMINALS | HONORS
+TERMINALS_AND_HONORS_MASK: Final = sum(1 << k for k in TERMINALS_AND_HONORS)
+"""The same kinds as bits (bit k for kind k): the replay's nagashi, kyuushu and wait checks."""
 SANMA_MISSING_KINDS: Final = frozenset(range(1, 8))
 """2m-8m: absent from the three-player tile set."""
 

@@ -11,10 +11,36 @@ auditor, the report or the runner.
 
 from __future__ import annotations
 
-from replay_audit.replay.table import replay_game, replay_hand
-from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
-from replay_audit.replay.waits import _has_wait as _has_wait
-from replay_audit.replay.waits import _waits as _waits
-from replay_audit.replay.waits import wait_mask
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# The names are imported when asked for: ``stats.scan`` needs ``replay.waits`` alone,
+# and an eager ``table`` here made every reader of a stored run's facts (``replay-audit
+# players`` on a report folder) import the whole replay (0.07 s).
+_EXPORTS = {
+    "GameReplay": "values",
+    "HandReplay": "values",
+    "ResultReplay": "values",
+    "replay_game": "table",
+    "replay_hand": "table",
+    "wait_mask": "waits",
+    "_has_wait": "waits",
+    "_waits": "waits",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from replay_audit.replay.table import replay_game, replay_hand
+    from replay_audit.replay.values import GameReplay, HandReplay, ResultReplay
+    from replay_audit.replay.waits import _has_wait as _has_wait
+    from replay_audit.replay.waits import _waits as _waits
+    from replay_audit.replay.waits import wait_mask
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'replay_audit.replay' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"replay_audit.replay.{module}"), name)
+
 
 __all__ = ["GameReplay", "HandReplay", "ResultReplay", "replay_game", "replay_hand", "wait_mask"]

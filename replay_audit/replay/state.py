@@ -22,7 +22,7 @@ from replay_audit.model.events import (
 from replay_audit.model.findings import Finding
 from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.rules.ruleset import RuleSet
-from replay_audit.model.tiles import RED_FIVES, TERMINALS_AND_HONORS
+from replay_audit.model.tiles import RED_FIVES, TERMINALS_AND_HONORS_MASK
 from replay_audit.native import _core
 from replay_audit.replay import values
 from replay_audit.replay.values import ResultReplay
@@ -38,7 +38,7 @@ _DAISANGEN, _DAISUUSHII, _SUUKANTSU = 39, 49, 51
 _PAO_SETS = ((_DRAGON_KINDS, 3, _DAISANGEN), (_WIND_KINDS, 4, _DAISUUSHII))
 """(kinds, sets of them that make the yakuman, its id): pao by completing sets."""
 """What a kita may set aside outside Toutenkou (there ``GARI_KINDS``: 1m, 5m, 9m, North)."""
-_TH_MASK = sum(1 << k for k in TERMINALS_AND_HONORS)
+_TH_MASK = TERMINALS_AND_HONORS_MASK
 """Bit mask of the terminal and honor kinds, for nagashi and kyuushu checks."""
 _PAO_KINDS = _DRAGON_KINDS | _WIND_KINDS
 """Every kind in ``_PAO_SETS``: a pon of another kind completes no pao set."""

@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from replay_audit.model.tiles import TERMINALS_AND_HONORS, Tile, counts34
+from replay_audit.model.tiles import TERMINALS_AND_HONORS, TERMINALS_AND_HONORS_MASK, Tile, counts34
 from replay_audit.native import _core
-from replay_audit.replay.state import _TH_MASK
 from replay_audit.scoring.agari import _py_is_complete, is_regular_complete
 
 CORE_WAIT_MASK: Callable[[Sequence[int]], int | None] | None = getattr(_core, "wait_mask", None)
@@ -157,7 +156,7 @@ def _special_waits(counts: list[int]) -> int:
     cand: tuple[int, ...] = ()
     if counts.count(2) == 6 and counts.count(1) == 1:
         cand = (counts.index(1),)
-    elif all(counts[k] == 0 for k in range(34) if not _TH_MASK >> k & 1):
+    elif all(counts[k] == 0 for k in range(34) if not TERMINALS_AND_HONORS_MASK >> k & 1):
         cand = _KOKUSHI_KINDS
     mask = 0
     for k in cand:
