@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, need
+from tests.conftest import CORPUS, FIXTURES, need
 from tests.logedit import XmlLog, audit, bump, ints, json_log, notes, problems, write_json
 
 PAO = CORPUS / "tenhou-xml" / "special" / "pao.xml.gz"
@@ -262,3 +262,64 @@ def test_parser_warnings_reach_the_findings_as_notes(tmp_path: Path) -> None:
     source = need(CORPUS / "tenhou-json" / "excerpts" / "confusing_nakis_2.json")
     fa = audit(shutil.copy(source, tmp_path / source.name))
     assert any(f["field"] == "parse_warning" for f in notes(fa))
+
+
+SANMA_XML = FIXTURES / "3p_kita_tsumo_loss_2024030112gm-00b9-0000-3a7c0f19.xml"
+SANMA_JSON = FIXTURES / "json_3p_kita.json"
+
+
+def _empty_seat_xml(log: XmlLog, where: str) -> None:
+    """One of a three-player mjlog's fourth-seat placeholders written non-zero."""
+    if where == "start":
+        bump(log.tags("INIT")[0], "ten", 3, 1)
+    elif where == "scores":
+        bump(next(log.results()), "sc", 6, 1)
+    elif where == "payments":
+        bump(next(log.results()), "sc", 7, 1)
+    else:
+        last = [e for e in log.results() if e.get("owari")][-1]
+        values = last.get("owari").split(",")
+        values[-1 if where == "points" else -2] = "1.0" if where == "points" else "1"
+        last.set("owari", ",".join(values))
+
+
+EMPTY_SEAT = [
+    ("start", "transition", 0),
+    ("scores", "payment", 0),
+    ("payments", "payment", 0),
+    ("final scores", "final", -1),
+    ("points", "final", -1),
+]
+
+
+@pytest.mark.parametrize(("where", "category", "hand"), EMPTY_SEAT)
+def test_a_three_player_xml_log_empty_seat_holds_nothing(
+    tmp_path: Path, where: str, category: str, hand: int
+) -> None:
+    """The fourth seat of a three-player log is a placeholder of zeros; every other
+    check compares three seats, so a value written there was taken as it stood."""
+    assert problems(audit(SANMA_XML)) == []
+    log = XmlLog(SANMA_XML)
+    _empty_seat_xml(log, where)
+    found = problems(audit(log.write(tmp_path / SANMA_XML.name)))
+    last = len(log.hands()) - 1
+    assert _keys(found, "seat") == {(category, "empty_seat", hand % (last + 1), 3)}
+
+
+@pytest.mark.parametrize(
+    ("where", "category"), [("start", "transition"), ("payments", "payment"), ("points", "final")]
+)
+def test_a_three_player_json_log_empty_seat_holds_nothing(
+    tmp_path: Path, where: str, category: str
+) -> None:
+    assert problems(audit(SANMA_JSON)) == []
+    doc = json_log(SANMA_JSON)
+    if where == "start":
+        doc["log"][0][1][3] = 100
+    elif where == "payments":
+        doc["log"][0][-1][1][3] = 100
+    else:
+        doc["sc"][-1] = 1.0
+    found = problems(audit(write_json(doc, tmp_path / SANMA_JSON.name)))
+    hand = 0 if where != "points" else len(doc["log"]) - 1
+    assert _keys(found, "seat") == {(category, "empty_seat", hand, 3)}

@@ -133,6 +133,46 @@ class _ScoreChain(_Notes):
             self._compare_scores(first, expected.scores, why)
         return expected
 
+    def _check_empty_seats(self, hands: Sequence[HandLog]) -> None:
+        """A three-player log keeps four seats, the fourth a placeholder whose start
+        score, result scores and payments and final values are all 0 (formats.md
+        §4.10, §6.8).  Every other check reads the three seats only, so a value
+        written there would go unseen: it is checked here, once a game."""
+        n = self.meta.players
+        for hand in hands:
+            if any(hand.scores[n:]):
+                self._empty_seat("transition", "start scores", hand, hand.seq, hand.scores)
+            for r in hand.results:
+                for what, values in (("scores", r.scores_before), ("payments", r.deltas)):
+                    if any(values[n:]):
+                        self._empty_seat("payment", f"result {what}", hand, r.seq, values)
+        owari = self.game.owari
+        if owari is not None:
+            last = hands[-1] if hands else None
+            for what, final in (("final scores", owari.scores), ("final points", owari.points)):
+                if any(final[n:]):
+                    self._empty_seat("final", what, last, None, final)
+
+    def _empty_seat(
+        self,
+        category: str,
+        what: str,
+        hand: HandLog | None,
+        seq: int | None,
+        values: Sequence[float],
+    ) -> None:
+        n = self.meta.players
+        self.add(
+            category,
+            "empty_seat",
+            f"the {what} give the empty seat of a {n}-player game a value other than 0",
+            hand,
+            seq=seq,
+            seat=next(s for s in range(n, len(values)) if values[s]),
+            recorded=_fmt(tuple(values)),
+            computed=_fmt((*values[:n], *(type(v)() for v in values[n:]))),
+        )
+
     def _compare_state(self, hand: HandLog, expected: HandState, why: str) -> None:
         """Round, honba, sticks and dealer of ``hand`` against ``expected``."""
         if (

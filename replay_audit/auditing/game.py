@@ -183,6 +183,8 @@ class _GameAuditor(_Hands):
         self._note_unobserved_2006()
         if self.read_lobby:
             self._read_lobby(replay)
+        if self.meta.players < 4:  # the fourth seat's placeholders, read by no other check
+            self._check_empty_seats(self.game.hands)
         played = _played(self.game.hands, replay.hands)
         if not played:
             return
