@@ -24,7 +24,7 @@ ROOT_NAME = "replay_audit"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # lowest first; a module may import its own layer and the layers before it
-    ("model", ("model", "wall", "native", "_core", "_compat", "_version")),
+    ("model", ("model", "wall", "native", "_core", "_compat", "_lazy", "_version")),
     ("scoring", ("scoring",)),
     ("parsers", ("parsers",)),
     ("io", ("io",)),

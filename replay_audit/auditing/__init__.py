@@ -15,8 +15,9 @@ parallel.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from replay_audit._lazy import lazy_names
 
 # The names are imported when asked for: ``report`` and ``stats`` import
 # ``auditing.rows`` (the row types), and an eager ``auditor`` here made every
@@ -37,11 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from replay_audit.auditing.rows import SCHEMA_VERSION, FileAudit
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'replay_audit.auditing' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"replay_audit.auditing.{module}"), name)
+__getattr__ = lazy_names(__name__, _EXPORTS)
 
 
 __all__ = [

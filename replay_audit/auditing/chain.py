@@ -26,10 +26,11 @@ from replay_audit.auditing.base import (
 from replay_audit.auditing.engine import engine
 from replay_audit.auditing.notes import _Notes
 from replay_audit.model.events import (
+    Game,
     HandLog,
     Owari,
 )
-from replay_audit.model.findings import INFO
+from replay_audit.model.findings import INFO, Finding
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.model.dating import LogWindow
@@ -132,46 +133,6 @@ class _ScoreChain(_Notes):
         if tuple(first.scores[:players]) != expected.scores[:players]:
             self._compare_scores(first, expected.scores, why)
         return expected
-
-    def _check_empty_seats(self, hands: Sequence[HandLog]) -> None:
-        """A three-player log keeps four seats, the fourth a placeholder whose start
-        score, result scores and payments and final values are all 0 (formats.md
-        §4.10, §6.8).  Every other check reads the three seats only, so a value
-        written there would go unseen: it is checked here, once a game."""
-        n = self.meta.players
-        for hand in hands:
-            if any(hand.scores[n:]):
-                self._empty_seat("transition", "start scores", hand, hand.seq, hand.scores)
-            for r in hand.results:
-                for what, values in (("scores", r.scores_before), ("payments", r.deltas)):
-                    if any(values[n:]):
-                        self._empty_seat("payment", f"result {what}", hand, r.seq, values)
-        owari = self.game.owari
-        if owari is not None:
-            last = hands[-1] if hands else None
-            for what, final in (("final scores", owari.scores), ("final points", owari.points)):
-                if any(final[n:]):
-                    self._empty_seat("final", what, last, None, final)
-
-    def _empty_seat(
-        self,
-        category: str,
-        what: str,
-        hand: HandLog | None,
-        seq: int | None,
-        values: Sequence[float],
-    ) -> None:
-        n = self.meta.players
-        self.add(
-            category,
-            "empty_seat",
-            f"the {what} give the empty seat of a {n}-player game a value other than 0",
-            hand,
-            seq=seq,
-            seat=next(s for s in range(n, len(values)) if values[s]),
-            recorded=_fmt(tuple(values)),
-            computed=_fmt((*values[:n], *(type(v)() for v in values[n:]))),
-        )
 
     def _compare_state(self, hand: HandLog, expected: HandState, why: str) -> None:
         """Round, honba, sticks and dealer of ``hand`` against ``expected``."""
@@ -443,3 +404,46 @@ def _misses(owari: Owari, points: Sequence[float], players: int) -> list[int]:
     if tuple(recorded[:players]) == tuple(points[:players]):
         return []
     return [s for s in range(players) if abs(recorded[s] - points[s]) > 0.05]
+
+
+def empty_seat_findings(game: Game) -> list[Finding]:
+    """A three-player log keeps four seats, the fourth a placeholder whose start
+    score, result scores and payments and final values are all 0 (formats.md
+    §4.10, §6.8).  Every other check reads the three seats only, so a value written
+    there would go unseen: checked here, once a game (none for four players)."""
+    n = game.meta.players
+    found: list[Finding] = []
+
+    def add(
+        category: str, what: str, hand: HandLog | None, seq: int | None, values: Sequence[float]
+    ) -> None:
+        found.append(
+            Finding(
+                category=category,
+                field="empty_seat",
+                message=f"the {what} give the empty seat of a {n}-player game a value other than 0",
+                file=game.meta.source,
+                log_id=game.meta.log_id,
+                hand=hand.label if hand else None,
+                hand_index=hand.index if hand else None,
+                seq=seq,
+                seat=next(s for s in range(n, len(values)) if values[s]),
+                recorded=_fmt(tuple(values)),
+                computed=_fmt((*values[:n], *(type(v)() for v in values[n:]))),
+            )
+        )
+
+    for hand in game.hands:
+        if any(hand.scores[n:]):
+            add("transition", "start scores", hand, hand.seq, hand.scores)
+        for r in hand.results:
+            for what, values in (("scores", r.scores_before), ("payments", r.deltas)):
+                if any(values[n:]):
+                    add("payment", f"result {what}", hand, r.seq, values)
+    owari = game.owari
+    if owari is not None:
+        last = game.hands[-1] if game.hands else None
+        for what, final in (("final scores", owari.scores), ("final points", owari.points)):
+            if any(final[n:]):
+                add("final", what, last, None, final)
+    return found

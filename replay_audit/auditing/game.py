@@ -16,7 +16,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Protocol
 
 from replay_audit.auditing.base import _Outcome, _problems
-from replay_audit.auditing.chain import _final_rule
+from replay_audit.auditing.chain import _final_rule, empty_seat_findings
 from replay_audit.auditing.engine import Engine, WinRow, engine
 from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
 from replay_audit.auditing.rows import GAME_COLUMNS
@@ -184,7 +184,7 @@ class _GameAuditor(_Hands):
         if self.read_lobby:
             self._read_lobby(replay)
         if self.meta.players < 4:  # the fourth seat's placeholders, read by no other check
-            self._check_empty_seats(self.game.hands)
+            self.findings += empty_seat_findings(self.game)
         played = _played(self.game.hands, replay.hands)
         if not played:
             return

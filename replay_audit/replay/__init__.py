@@ -11,8 +11,9 @@ auditor, the report or the runner.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from replay_audit._lazy import lazy_names
 
 # The names are imported when asked for: ``stats.scan`` needs ``replay.waits`` alone,
 # and an eager ``table`` here made every reader of a stored run's facts (``replay-audit
@@ -36,11 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from replay_audit.replay.waits import wait_mask
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'replay_audit.replay' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"replay_audit.replay.{module}"), name)
+__getattr__ = lazy_names(__name__, _EXPORTS)
 
 
 __all__ = ["GameReplay", "HandReplay", "ResultReplay", "replay_game", "replay_hand", "wait_mask"]
