@@ -163,7 +163,9 @@ class _Moves(_TableState):
                     )
                 if (
                     after_call
+                    and s == to_act
                     and not self.rules.kuikae
+                    and self.melds[s]  # (the call's own: the seat to act made it)
                     and kuikae_mask(self.melds[s][-1]) >> (tile >> 2) & 1
                 ):
                     self._find(

@@ -408,7 +408,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                     break;
                 riichi_declared = s;
             } else {
-                if (riichi_declared != s) break;
+                // riichi._riichi_accept: declared, right after the riichi discard
+                if (riichi_declared != s || last != 2 || last_seat != s) break;
                 riichi_declared = -1;
                 if (flag == Py_False) {
                     st.riichi = Py_True;
