@@ -122,6 +122,15 @@ class _Moves(_TableState):
                 if not json and self._met(tile):
                     self._find("tile_duplicate", f"tile {tile} appears twice", seq, None)
                 if rinshan:
+                    if len(self.indicators) < self.dora_due:  # an ankan's (or a chip room's)
+                        self._find(
+                            "dora_timing",
+                            "kan dora not revealed before the replacement draw",
+                            seq,
+                            s,
+                            recorded=len(self.indicators),
+                            computed=self.dora_due,
+                        )
                     j = self.rinshan_drawn
                     self.rinshan_drawn = j + 1
                     if wall_ok:

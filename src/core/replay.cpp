@@ -287,6 +287,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 // Python's to find.
                 const bool rinshan = rinshan_due == s;
                 if (s != to_draw || (!rinshan && live <= 0)) break;
+                // a kan dora due or pending: moves._moves judges the replacement draw
+                if (rinshan && !dora_ok) break;
                 if (check_wall) {
                     PyObject* from = rinshan ? wall_rinshan : wall;
                     const long j = rinshan ? rinshan_drawn : live_drawn;
