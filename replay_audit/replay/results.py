@@ -302,11 +302,14 @@ class _Results(_Calls):
         if kind in _SHOWN_CHECKED:
             self._check_shown(r)
         due = _shown_due(kind, self.to_act, n) if r.shown is not None else None
-        for s in range(n) if due is not None and r.shown_seats != due else ():
-            if (s in r.shown_seats) != (s in due):
-                what = f"a {kind} draw {'shows' if s in due else 'does not show'} seat {s}'s hand"
-                shown = int(s in r.shown_seats)
-                self._find("hand_shown", what, r.seq, s, shown, 1 - shown, category="draw")
+        if due is not None and r.shown_seats != due:
+            for s in range(n):
+                was = int(s in r.shown_seats)
+                if was != (s in due):
+                    what = (
+                        f"a {kind} draw {'shows' if not was else 'does not show'} seat {s}'s hand"
+                    )
+                    self._find("hand_shown", what, r.seq, s, was, 1 - was, category="draw")
         return values.MAKE(ResultReplay, r, None, None, self._abort_ok(r), ())
 
     def _check_shown(self, r: RecordedDraw) -> None:

@@ -190,14 +190,14 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     long riichi_declared = slot_long(table, at[kRiichiDeclared]);
     bool uninterrupted = slot_true(table, at[kUninterrupted]);
     long sticks = slot_long(table, at[kSticks]);
-    bool dora_ok = !slot_true(table, at[kDoraPending]);
-    if (dora_ok) {
-        PyObject* indicators = slot_value(table, at[kIndicators]);
-        if (indicators == nullptr) throw py::type_error("play_moves: a table slot is unset");
-        const Py_ssize_t shown = PyObject_Length(indicators);
-        if (shown < 0) throw py::error_already_set();
-        dora_ok = shown == slot_long(table, at[kDoraDue]);
-    }
+    // dora_shown: every kan dora due is shown (moves._moves asks it of a replacement
+    // draw); dora_ok: that, and none pending either (a discard's _discard_dora).
+    PyObject* indicators = slot_value(table, at[kIndicators]);
+    if (indicators == nullptr) throw py::type_error("play_moves: a table slot is unset");
+    const Py_ssize_t shown = PyObject_Length(indicators);
+    if (shown < 0) throw py::error_already_set();
+    const bool dora_shown = shown == slot_long(table, at[kDoraDue]);
+    bool dora_ok = dora_shown && !slot_true(table, at[kDoraPending]);
     bool drawn_rinshan = slot_true(table, at[kDrawnRinshan]);
     long rinshan_drawn = slot_long(table, at[kRinshanDrawn]);
     const bool rinshan_from_live = slot_true(table, at[kRinshanFromLive]);
@@ -287,8 +287,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 // Python's to find.
                 const bool rinshan = rinshan_due == s;
                 if (s != to_draw || (!rinshan && live <= 0)) break;
-                // a kan dora due or pending: moves._moves judges the replacement draw
-                if (rinshan && !dora_ok) break;
+                // a kan dora due and not shown: moves._moves judges the replacement draw
+                if (rinshan && !dora_shown) break;
                 if (check_wall) {
                     PyObject* from = rinshan ? wall_rinshan : wall;
                     const long j = rinshan ? rinshan_drawn : live_drawn;
