@@ -351,9 +351,12 @@ def main() -> None:
         table.CORE_GAME = None
         table.CORE_RUN = None
     out = Path(args[0])
-    tmp = Path(tempfile.mkdtemp(prefix="sweep_moves"))
     counts: dict[str, list[int]] = {}
-    with out.open("w", encoding="utf-8") as f:
+    with (
+        tempfile.TemporaryDirectory(prefix="sweep") as folder,
+        out.open("w", encoding="utf-8") as f,
+    ):
+        tmp = Path(folder)
         f.write("log\tkind\tindex\thand\tdetail\tflagged\tfound\n")
         for rel in args[1:] or LOGS:
             log = Log(rel)
