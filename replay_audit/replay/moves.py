@@ -29,7 +29,7 @@ from replay_audit.model.events import (
     Draw,
     NewDora,
 )
-from replay_audit.model.meld import MeldKind
+from replay_audit.model.meld import Meld, MeldKind
 from replay_audit.model.tiles import counts34
 from replay_audit.native import _core
 from replay_audit.replay.state import _OFFER_DISCARD, _TH_MASK, _TableState
@@ -38,6 +38,23 @@ from replay_audit.replay.waits import wait_mask
 CORE_MOVES = getattr(_core, "play_moves", None) if _core is not None else None
 """The core's ``play_moves`` (None: a stale build, no core, or switched off by a test)."""
 _CHI, _PON = MeldKind.CHI, MeldKind.PON
+
+
+def kuikae_mask(m: Meld) -> int:
+    """The kinds (a bit each) a seat may not discard right after calling ``m``, a chi
+    or pon, where kuikae is forbidden (``RuleSet.kuikae``): the called tile's kind,
+    and for a chi called at one end of its run the kind past the other end (4m called
+    with 5m6m forbids 7m: suji kuikae).  No discard of the corpus's 56,861 calls'
+    seats is one of them."""
+    k = (m.called or 0) >> 2
+    mask = 1 << k
+    if m.kind is _CHI:
+        lo = m.tiles[0] >> 2  # (the run's kinds ascend with its tile ids)
+        if k == lo and lo % 9 < 6:
+            mask |= 1 << (lo + 3)
+        elif k == lo + 2 and lo % 9 > 0:
+            mask |= 1 << (lo - 1)
+    return mask
 
 
 class _Moves(_TableState):
@@ -105,6 +122,15 @@ class _Moves(_TableState):
                 if not json and self._met(tile):
                     self._find("tile_duplicate", f"tile {tile} appears twice", seq, None)
                 if rinshan:
+                    if len(self.indicators) < self.dora_due:  # an ankan's (or a chip room's)
+                        self._find(
+                            "dora_timing",
+                            "kan dora not revealed before the replacement draw",
+                            seq,
+                            s,
+                            recorded=len(self.indicators),
+                            computed=self.dora_due,
+                        )
                     j = self.rinshan_drawn
                     self.rinshan_drawn = j + 1
                     if wall_ok:
@@ -142,6 +168,20 @@ class _Moves(_TableState):
                         seq,
                         s,
                         computed=last_draw[s],
+                        recorded=tile,
+                    )
+                if (
+                    after_call
+                    and s == to_act
+                    and not self.rules.kuikae
+                    and self.melds[s]  # (the call's own: the seat to act made it)
+                    and kuikae_mask(self.melds[s][-1]) >> (tile >> 2) & 1
+                ):
+                    self._find(
+                        "kuikae",
+                        "right after a chi or pon, a discard of a kind the call forbids (kuikae)",
+                        seq,
+                        s,
                         recorded=tile,
                     )
                 try:

@@ -57,6 +57,20 @@ corpus has (7,489 hands shown, every one its seat's concealed hand: 7,178 exhaus
 winners', perhaps with the ron tile) are unseen, so not checked."""
 
 
+def _shown_due(kind: str, to_act: int, n: int) -> tuple[int, ...] | None:
+    """The seats whose hands an abortive draw shows, by its rule: a kyuushu the
+    declarer's (the seat to act, holding fourteen tiles), four riichi every seat's,
+    four winds and four kans none; None where no rule is checked (a triple ron's hands
+    are unseen, a kyuushu with no seat to act is already a finding).  Every one of the
+    corpus's 299 such draws shows these (268 kyuushu, 6 four riichi, 24 four winds,
+    1 four kans)."""
+    if kind == "yao9":
+        return (to_act,) if to_act >= 0 else None
+    if kind == "reach4":
+        return tuple(range(n))
+    return () if kind in ("kaze4", "kan4") else None
+
+
 class _Results(_Calls):
     """Wins and draws: the contexts the scorer reads."""
 
@@ -246,6 +260,13 @@ class _Results(_Calls):
         kind = r.kind
         n = self.n
         seats = len(self.concealed)
+        if self.to_act >= 0 and kind != "yao9":  # only a kyuushu ends a turn mid-way
+            self._find(
+                "draw_mid_turn",
+                f"the hand ends in a draw ({kind}) while seat {self.to_act} has yet to discard",
+                r.seq,
+                self.to_act,
+            )
         if kind == "exhaustive" or kind == "nm":
             if self.live != 0:
                 self._find(
@@ -280,6 +301,15 @@ class _Results(_Calls):
             return values.MAKE(ResultReplay, r, None, ctx, None, ())
         if kind in _SHOWN_CHECKED:
             self._check_shown(r)
+        due = _shown_due(kind, self.to_act, n) if r.shown is not None else None
+        if due is not None and r.shown_seats != due:
+            for s in range(n):
+                was = int(s in r.shown_seats)
+                if was != (s in due):
+                    what = (
+                        f"a {kind} draw {'shows' if not was else 'does not show'} seat {s}'s hand"
+                    )
+                    self._find("hand_shown", what, r.seq, s, was, 1 - was, category="draw")
         return values.MAKE(ResultReplay, r, None, None, self._abort_ok(r), ())
 
     def _check_shown(self, r: RecordedDraw) -> None:

@@ -16,6 +16,7 @@ from replay_audit.model.events import (
     RiichiDeclare,
 )
 from replay_audit.replay.moves import _Moves
+from replay_audit.replay.state import _OFFER_DISCARD
 from replay_audit.replay.waits import hand_wait_mask
 
 
@@ -46,6 +47,18 @@ class _Riichi(_Moves):
         s = ev.seat
         if self.riichi_declared != s:
             self._find("riichi_out_of_turn", "riichi stick without a declaration", ev.seq, s)
+        else:
+            # The stick is placed as the riichi discard passes: the log's step 2 comes
+            # right after that discard, before any draw or call (all 20,224 of the
+            # corpus's XML logs do; the JSON and 2006 readers place it so).
+            lo = self.last_offer
+            if lo is None or lo[0] != s or lo[2] != _OFFER_DISCARD:
+                self._find(
+                    "riichi_accept_misplaced",
+                    "the riichi stick is placed other than right after the riichi discard",
+                    ev.seq,
+                    s,
+                )
         self.riichi_declared = -1
         if self.riichi[s]:
             return

@@ -39,11 +39,16 @@ game.  Field codes:
 ``riichi_not_tenpai``      the riichi discard leaves a hand that is not tenpai
 ``riichi_late``            riichi with fewer than 4 live tiles left
 ``riichi_out_of_turn``     riichi outside the declarer's turn / twice
+``riichi_accept_misplaced``
+                           the riichi stick (REACH step 2) placed other than
+                           right after the riichi discard
+``kuikae``                 right after a chi or pon, a discard of a kind the call
+                           forbids (``RuleSet.kuikae``)
 ``kan_empty_wall``         a kan (or kita) with no live tile left
 ``fifth_kan``              a fifth kan
 ``kita_not_allowed``       kita in a game without nukidora, or a non-North
 ``dora_timing``            a DORA event where Tenhou's timing has none, or none
-                           where it has one
+                           where it has one (an ankan's before its replacement draw)
 ``tile_duplicate``         a tile id seen twice (XML logs)
 ``win_out_of_turn``        a tsumo not right after the winner's draw
 ``ron_no_discard``         a ron with no discard/kakan/kita from ``from_seat``
@@ -57,13 +62,15 @@ game.  Field codes:
                            per dora indicator (no wall to take them from)
 ``wall``                   the rebuilt wall disagrees with the log's INIT/DORA
 ``draw_wall_not_empty``    an exhaustive draw with live tiles left
+``draw_mid_turn``          a draw (but a kyuushu) while a seat has yet to discard
 ``seed``                   the game's SHUFFLE seed cannot be used (cut short or
                            damaged; an unknown generator's is a note): once
                            per game, and the walls are then not rebuilt
 =========================  ==================================================
 
 At exhaustive draws the computed tenpai seats are compared with the shown
-hands (XML only) as ``Finding(category="draw", field="tenpai")``.
+hands (XML only) as ``Finding(category="draw", field="tenpai")``; an abortive
+draw's shown seats with those its rule shows (``field="hand_shown"``).
 
 The loop is the hot path (a million games): integer tiles, plain lists per
 seat, no dict churn and no copies; dispatch is a ``type(ev) is X`` chain.

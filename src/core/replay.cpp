@@ -62,6 +62,27 @@ bool meld_shape_ok(bool chi, long a, long b, long c) {
     return k[2] < 27 && k[0] / 9 == k[2] / 9 && k[1] == k[0] + 1 && k[2] == k[0] + 2;
 }
 
+// Whether a discard of ``tile`` right after the seat's last call ``meld`` (a chi or pon)
+// is one moves.kuikae_mask names, or the meld is not as the Python keeps it: the
+// Python's to judge then (RuleSet.kuikae), so the core plays no such discard.
+bool kuikae_suspect(PyObject* meld, Slots<4>& meld_slots, long tile, const RiichiArgs& rr) {
+    if (meld == nullptr || !meld_slots.of(Py_TYPE(meld), kMeldNames)) return true;
+    PyObject* kind = slot_value(meld, meld_slots.at[0]);
+    PyObject* tiles = slot_value(meld, meld_slots.at[1]);
+    PyObject* called_obj = slot_value(meld, meld_slots.at[2]);
+    if (kind == nullptr || tiles == nullptr || called_obj == nullptr || !PyTuple_CheckExact(tiles) ||
+        PyTuple_GET_SIZE(tiles) == 0)
+        return true;
+    bool ok = true;
+    const long k = item_long(called_obj, ok) >> 2;
+    const long lo = item_long(PyTuple_GET_ITEM(tiles, 0), ok) >> 2;
+    if (!ok || (kind != rr.chi && kind != rr.pon)) return true;
+    const long d = tile >> 2;
+    if (d == k) return true;
+    if (kind != rr.chi) return false;
+    return (k == lo && lo % 9 < 6 && d == lo + 3) || (k == lo + 2 && lo % 9 > 0 && d == lo - 1);
+}
+
 // The first item of ``hand`` equal to ``tile`` (list.remove's), or -1; ``ok`` false
 // when an item before it is no int.  Tile ids are cached small ints: an item that is
 // one but not ``tile``'s own is another value, known from its address alone.
@@ -169,14 +190,14 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
     long riichi_declared = slot_long(table, at[kRiichiDeclared]);
     bool uninterrupted = slot_true(table, at[kUninterrupted]);
     long sticks = slot_long(table, at[kSticks]);
-    bool dora_ok = !slot_true(table, at[kDoraPending]);
-    if (dora_ok) {
-        PyObject* indicators = slot_value(table, at[kIndicators]);
-        if (indicators == nullptr) throw py::type_error("play_moves: a table slot is unset");
-        const Py_ssize_t shown = PyObject_Length(indicators);
-        if (shown < 0) throw py::error_already_set();
-        dora_ok = shown == slot_long(table, at[kDoraDue]);
-    }
+    // dora_shown: every kan dora due is shown (moves._moves asks it of a replacement
+    // draw); dora_ok: that, and none pending either (a discard's _discard_dora).
+    PyObject* indicators = slot_value(table, at[kIndicators]);
+    if (indicators == nullptr) throw py::type_error("play_moves: a table slot is unset");
+    const Py_ssize_t shown = PyObject_Length(indicators);
+    if (shown < 0) throw py::error_already_set();
+    const bool dora_shown = shown == slot_long(table, at[kDoraDue]);
+    bool dora_ok = dora_shown && !slot_true(table, at[kDoraPending]);
     bool drawn_rinshan = slot_true(table, at[kDrawnRinshan]);
     long rinshan_drawn = slot_long(table, at[kRinshanDrawn]);
     const bool rinshan_from_live = slot_true(table, at[kRinshanFromLive]);
@@ -266,6 +287,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 // Python's to find.
                 const bool rinshan = rinshan_due == s;
                 if (s != to_draw || (!rinshan && live <= 0)) break;
+                // a kan dora due and not shown: moves._moves judges the replacement draw
+                if (rinshan && !dora_shown) break;
                 if (check_wall) {
                     PyObject* from = rinshan ? wall_rinshan : wall;
                     const long j = rinshan ? rinshan_drawn : live_drawn;
@@ -307,6 +330,11 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                 bool ok = true;
                 long drawn = item_long(st.last_draw, ok);
                 if (!ok || after_call || tile != drawn) break;
+            }
+            if (after_call) {  // moves.kuikae_mask
+                PyObject* seat_melds = PyList_GET_ITEM(melds, s);
+                const Py_ssize_t m = PyList_CheckExact(seat_melds) ? PyList_GET_SIZE(seat_melds) : 0;
+                if (m == 0 || kuikae_suspect(PyList_GET_ITEM(seat_melds, m - 1), meld_slots, tile, rr)) break;
             }
             // list.remove's first equal item.
             bool ok = true;
@@ -382,7 +410,8 @@ Py_ssize_t play(PyObject* table, PyObject* events, Py_ssize_t i, PyObject* draw_
                     break;
                 riichi_declared = s;
             } else {
-                if (riichi_declared != s) break;
+                // riichi._riichi_accept: declared, right after the riichi discard
+                if (riichi_declared != s || last != 2 || last_seat != s) break;
                 riichi_declared = -1;
                 if (flag == Py_False) {
                     st.riichi = Py_True;

@@ -80,9 +80,10 @@ py::object plain_draw(PyObject* table, PyObject* r, PyObject* make, PyObject* co
     if (PyUnicode_CompareWithASCIIString(kind, "exhaustive") != 0 &&
         PyUnicode_CompareWithASCIIString(kind, "nm") != 0)
         return {};
-    long live = 0, n = 0;
+    long live = 0, n = 0, to_act = 0;
     PyObject* n_obj = get(table, T_N);
     if (!as_long(get(table, T_LIVE), live) || live != 0 || !as_long(n_obj, n)) return {};
+    if (!as_long(get(table, T_TO_ACT), to_act) || to_act >= 0) return {};  // draw_mid_turn
     PyObject* concealed = get(table, T_CONCEALED);
     PyObject* nagashi = get(table, T_NAGASHI);
     if (!PyList_CheckExact(concealed) || !PyList_CheckExact(nagashi)) return {};
@@ -544,6 +545,29 @@ PyObject* abort_ok(PyObject* table, PyObject* kind, PyObject* const* consts) {
     return nullptr;
 }
 
+// Whether an abortive draw shows the seats results.py's _shown_due names (a kyuushu the
+// declarer ``to_act``, four riichi every seat, four winds and four kans none); false
+// for anything else, which the Python room then decides.
+bool shown_as_due(PyObject* shown, long to_act, PyObject* kind, long n) {
+    if (!PyTuple_CheckExact(shown)) return false;
+    const Py_ssize_t m = PyTuple_GET_SIZE(shown);
+    auto seat_at = [&](Py_ssize_t j, long want) {
+        PyObject* pair = PyTuple_GET_ITEM(shown, j);
+        long seat = 0;
+        return PyTuple_CheckExact(pair) && PyTuple_GET_SIZE(pair) == 2 &&
+               as_long(PyTuple_GET_ITEM(pair, 0), seat) && seat == want;
+    };
+    auto is = [&](const char* name) { return PyUnicode_CompareWithASCIIString(kind, name) == 0; };
+    if (is("yao9")) return to_act >= 0 && m == 1 && seat_at(0, to_act);
+    if (is("reach4")) {
+        if (m != n) return false;
+        for (Py_ssize_t j = 0; j < m; ++j)
+            if (!seat_at(j, static_cast<long>(j))) return false;
+        return true;
+    }
+    return (is("kaze4") || is("kan4")) && m == 0;
+}
+
 // _Results._draw_result for an abortive draw other than a triple ron: it finds nothing,
 // and its ResultReplay carries whether the draw's condition held.  An empty object
 // where abort_ok leaves it to the Python.
@@ -555,10 +579,12 @@ py::object plain_abort(PyObject* table, PyObject* r, PyObject* make, PyObject* c
     // the hands a kyuushu or four-riichi draw shows: results.py's _SHOWN_CHECKED
     const bool checked = PyUnicode_CompareWithASCIIString(kind, "yao9") == 0 ||
                          PyUnicode_CompareWithASCIIString(kind, "reach4") == 0;
-    long n = 0;
-    if (checked && shown != Py_None &&
-        (!as_long(get(table, T_N), n) || !shown_as_held(shown, get(table, T_CONCEALED), n)))
-        return {};
+    long n = 0, to_act = 0;
+    if (!as_long(get(table, T_N), n) || !as_long(get(table, T_TO_ACT), to_act)) return {};
+    const bool yao9 = PyUnicode_CompareWithASCIIString(kind, "yao9") == 0;
+    if (to_act >= 0 && !yao9) return {};  // draw_mid_turn: the Python finds it
+    if (checked && shown != Py_None && !shown_as_held(shown, get(table, T_CONCEALED), n)) return {};
+    if (shown != Py_None && !shown_as_due(shown, yao9 ? to_act : -1, kind, n)) return {};
     PyObject* ok = abort_ok(table, kind, consts);
     if (ok == nullptr) return {};
     py::object none_paid = own(PyTuple_New(0));

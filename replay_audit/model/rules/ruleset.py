@@ -60,6 +60,10 @@ class RuleSet:
     kita_ron: bool = True
     """A set-aside North can be ronned (Tenhou: yes, without chankan)."""
     chi: bool = True
+    kuikae: bool = False
+    """Whether a seat may discard, right after its chi or pon, the called kind or (a chi
+    called at a run's end) the kind past the run's other end.  Tenhou forbids both
+    (scoring-rules.md §3), as Mahjong Soul does."""
     # payments
     honba_ron: int = 300
     honba_tsumo: int = 100
