@@ -15,7 +15,7 @@ the finding.  One folder, audited in two subprocesses, one of them under the
 ``NoCore`` hook (``tests/differential.py``); every report table must be the same,
 file by file, and no finding may be an ``internal_error``.
 
-Bounded: a fixed seed and one batch, about 10 s.  ``REPLAY_AUDIT_DIFF_FUZZ_LOGS=5000``
+Bounded: a fixed seed and one batch of some 350 logs, about 13 s.  ``REPLAY_AUDIT_DIFF_FUZZ_LOGS=5000``
 runs a longer random search (batches of 300 logs, a new seed each run, printed).
 """
 
