@@ -89,38 +89,3 @@ def differences(a: dict, b: dict) -> list[str]:
         return ["error"]
     ta, tb = a["tables"], b["tables"]
     return sorted(k for k in set(ta) | set(tb) if ta.get(k) != tb.get(k))
-
-
-CLI = """
-import sys
-from replay_audit.cli import main
-sys.exit(main(sys.argv[1:]))
-"""
-
-
-def cli_outputs(folder: Path, out: Path, core: bool, formats: str = "csv,json") -> dict:
-    """The CLI's report files (``replay-audit audit folder --out out``) written with
-    the compiled core or without it: ``{file name: sorted CSV rows or JSON}``."""
-    import csv
-
-    code = ("" if core else NO_CORE) + CLI
-    args = ["audit", str(folder), "--out", str(out), "--format", formats, "-j", "1"]
-    proc = subprocess.run(
-        [sys.executable, "-c", code, *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "REPLAY_AUDIT_PURE_PYTHON": "1"},
-        check=False,
-    )
-    if proc.returncode not in (0, 1, 2) or not out.is_dir():
-        return {"error": proc.stderr[-4000:]}
-    found: dict = {"exit": proc.returncode}
-    for p in sorted(out.iterdir()):
-        if p.suffix == ".csv":
-            with p.open(newline="", encoding="utf-8") as f:
-                rows = list(csv.reader(f))
-            found[p.name] = rows[:1] + sorted(rows[1:])
-        elif p.suffix == ".json":
-            found[p.name] = json.loads(p.read_text(encoding="utf-8"))
-    return found
