@@ -384,7 +384,10 @@ def _json_tile(rng: random.Random, value: Any) -> Any:
 def swap_json_codes(doc: Any, a: int, b: int) -> None:
     """Tile codes ``a`` and ``b`` exchanged in every hand's deal, draws and
     discards (calls' strings aside): the JSON kind of ``swap_tile_ids``."""
-    for hand in doc.get("log") or []:
+    logs = doc.get("log")
+    if not isinstance(logs, list):  # (an earlier edit may have put anything there)
+        return
+    for hand in logs:
         if not isinstance(hand, list):
             continue
         for i, entry in enumerate(hand[2:-1], start=2):
@@ -420,6 +423,7 @@ def _semantic_json(rng: random.Random, doc: dict[str, Any], recorded: bool = Fal
     if not isinstance(hand, list) or not hand:
         return
     i = rng.choice([len(hand) - 1, len(hand) - 1, 1]) if recorded else rng.randrange(len(hand))
+    i = min(i, len(hand) - 1)  # (a hand an earlier edit cut to one entry has no 1)
     entry = hand[i]
     if i >= 4 and i < len(hand) - 1 and isinstance(entry, list) and entry:
         j = rng.randrange(len(entry))
@@ -429,9 +433,13 @@ def _semantic_json(rng: random.Random, doc: dict[str, Any], recorded: bool = Fal
             entry[j] = _json_tile(rng, entry[j])
     elif i < 4 and isinstance(entry, list) and entry:
         j = rng.randrange(len(entry))
-        entry[j] = (
-            _json_tile(rng, entry[j]) if i >= 2 else entry[j] + rng.choice([-1000, -1, 1, 100])
-        )
+        value = entry[j]
+        if i >= 2:
+            entry[j] = _json_tile(rng, value)
+        elif isinstance(value, int):  # (an earlier edit may have put anything there)
+            entry[j] = value + rng.choice([-1000, -1, 1, 100])
+        else:
+            entry[j] = rng.choice([0, 1, 25000])
     elif isinstance(entry, list) and entry:  # the result
         j = rng.randrange(len(entry))
         part = entry[j]
