@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.differential import NO_CORE
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -76,16 +78,10 @@ def test_pure_python_install_on_purpose(tmp_path: Path) -> None:
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
 
 
-_WITHOUT_CORE = """
-import importlib.abc, json, sys, warnings
-
-class NoCore(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name == "replay_audit._core":
-            raise ImportError("no compiled core in this test")
-        return None
-
-sys.meta_path.insert(0, NoCore())
+_WITHOUT_CORE = (
+    NO_CORE
+    + """
+import json, warnings
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     import replay_audit
@@ -98,6 +94,7 @@ print(json.dumps({
     "same": native.walls_from_seed(seed, hands=3) == wall.walls_from_seed(seed, hands=3),
 }))
 """
+)
 
 
 @pytest.mark.parametrize("pure", ["", "1"])
@@ -145,9 +142,8 @@ def test_audit_without_the_core_gives_the_same_report() -> None:
     the pure-Python code gives the same tables: the two paths cannot drift."""
     import json
 
-    no_core = _WITHOUT_CORE.split("sys.meta_path.insert(0, NoCore())")[0]
     outs = []
-    for hook in ("", no_core + "sys.meta_path.insert(0, NoCore())\n"):
+    for hook in ("", NO_CORE):
         proc = subprocess.run(
             [sys.executable, "-c", _AUDIT.format(no_core=hook)],
             capture_output=True,
