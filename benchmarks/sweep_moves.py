@@ -107,6 +107,22 @@ def red_swap(t: int) -> int | None:
     return None
 
 
+def bit_flips(code: int, who: int) -> Iterator[tuple[int, int, bool]]:
+    """``(bit, code with that bit flipped, whether it decodes to the same meld)`` for
+    each of a meld code's 16 bits whose flip still decodes."""
+    try:
+        before = decode_meld(code, who)
+    except InvalidValueError:
+        before = None
+    for bit in range(16):
+        flipped = code ^ (1 << bit)
+        try:
+            after = decode_meld(flipped, who)
+        except InvalidValueError:
+            continue
+        yield bit, flipped, after == before
+
+
 class Log:
     """A corpus mjlog as its list of tags (the document is nothing else: joined
     again, they are the log), with each hand's INIT and the tiles each seat held
@@ -201,17 +217,7 @@ def edits(log: Log) -> Iterator[tuple[str, int, str, list[str]]]:
         elif name(tok) == "N":
             a = attrs(tok)
             mcode, who = int(a["m"]), int(a["who"])
-            try:
-                meld0 = decode_meld(mcode, who)
-            except InvalidValueError:
-                meld0 = None
-            for bit in range(16):
-                m2 = mcode ^ (1 << bit)
-                try:
-                    meld2 = decode_meld(m2, who)
-                except InvalidValueError:
-                    continue
-                same = meld2 == meld0
+            for bit, m2, same in bit_flips(mcode, who):
                 kind = "call_m_same_meld" if same else "call_m"
                 yield kind, i, f"m {mcode}->{m2} bit{bit}", put(i, set_attr(tok, "m", str(m2)))
             for w in range(4):
@@ -315,18 +321,9 @@ def result_edits(toks: list[str], i: int, tok: str) -> Iterator[tuple[str, int, 
             codes = [int(x) for x in a["m"].split(",")]
             who = int(a["who"])
             for j, c in enumerate(codes):
-                try:
-                    meld0 = decode_meld(c, who)
-                except InvalidValueError:
-                    meld0 = None
-                for bit in range(16):
-                    c2 = c ^ (1 << bit)
-                    try:
-                        meld2 = decode_meld(c2, who)
-                    except InvalidValueError:
-                        continue
+                for _, c2, same in bit_flips(c, who):
                     new = [*codes[:j], c2, *codes[j + 1 :]]
-                    kind = "agari_m_same_meld" if meld2 == meld0 else "agari_m"
+                    kind = "agari_m_same_meld" if same else "agari_m"
                     yield (
                         kind,
                         i,
