@@ -10,7 +10,7 @@ Must not: score a win or a draw (``auditing.wins``, ``auditing.hands``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from replay_audit.auditing.base import (
@@ -30,7 +30,7 @@ from replay_audit.model.events import (
     HandLog,
     Owari,
 )
-from replay_audit.model.findings import INFO, Finding
+from replay_audit.model.findings import INFO
 
 if TYPE_CHECKING:  # annotations only: these modules load lazily where they are used
     from replay_audit.model.dating import LogWindow
@@ -406,44 +406,25 @@ def _misses(owari: Owari, points: Sequence[float], players: int) -> list[int]:
     return [s for s in range(players) if abs(recorded[s] - points[s]) > 0.05]
 
 
-def empty_seat_findings(game: Game) -> list[Finding]:
+def empty_seats(
+    game: Game,
+) -> Iterator[tuple[str, str, HandLog | None, int | None, Sequence[float]]]:
     """A three-player log keeps four seats, the fourth a placeholder whose start
     score, result scores and payments and final values are all 0 (formats.md
     §4.10, §6.8).  Every other check reads the three seats only, so a value written
-    there would go unseen: checked here, once a game (none for four players)."""
+    there would go unseen: each place that holds one, as ``(category, what, hand,
+    seq, values)`` (none for four players)."""
     n = game.meta.players
-    found: list[Finding] = []
-
-    def add(
-        category: str, what: str, hand: HandLog | None, seq: int | None, values: Sequence[float]
-    ) -> None:
-        found.append(
-            Finding(
-                category=category,
-                field="empty_seat",
-                message=f"the {what} give the empty seat of a {n}-player game a value other than 0",
-                file=game.meta.source,
-                log_id=game.meta.log_id,
-                hand=hand.label if hand else None,
-                hand_index=hand.index if hand else None,
-                seq=seq,
-                seat=next(s for s in range(n, len(values)) if values[s]),
-                recorded=_fmt(tuple(values)),
-                computed=_fmt((*values[:n], *(type(v)() for v in values[n:]))),
-            )
-        )
-
     for hand in game.hands:
         if any(hand.scores[n:]):
-            add("transition", "start scores", hand, hand.seq, hand.scores)
+            yield "transition", "start scores", hand, hand.seq, hand.scores
         for r in hand.results:
             for what, values in (("scores", r.scores_before), ("payments", r.deltas)):
                 if any(values[n:]):
-                    add("payment", f"result {what}", hand, r.seq, values)
+                    yield "payment", f"result {what}", hand, r.seq, values
     owari = game.owari
     if owari is not None:
         last = game.hands[-1] if game.hands else None
         for what, final in (("final scores", owari.scores), ("final points", owari.points)):
             if any(final[n:]):
-                add("final", what, last, None, final)
-    return found
+                yield "final", what, last, None, final

@@ -15,8 +15,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Protocol
 
-from replay_audit.auditing.base import _Outcome, _problems
-from replay_audit.auditing.chain import _final_rule, empty_seat_findings
+from replay_audit.auditing.base import _fmt, _Outcome, _problems
+from replay_audit.auditing.chain import _final_rule, empty_seats
 from replay_audit.auditing.engine import Engine, WinRow, engine
 from replay_audit.auditing.hands import _LABELS, _PASSED_OVER, _RESULTS, _Hands
 from replay_audit.auditing.rows import GAME_COLUMNS
@@ -184,7 +184,7 @@ class _GameAuditor(_Hands):
         if self.read_lobby:
             self._read_lobby(replay)
         if self.meta.players < 4:  # the fourth seat's placeholders, read by no other check
-            self.findings += empty_seat_findings(self.game)
+            self._check_empty_seats()
         played = _played(self.game.hands, replay.hands)
         if not played:
             return
@@ -212,6 +212,22 @@ class _GameAuditor(_Hands):
             self._check_game_end(prev[0], prev[1], chain)
         if self.rules.chips:
             self._check_chips()
+
+    def _check_empty_seats(self) -> None:
+        """A finding for each place a three-player log writes its empty seat
+        (``chain.empty_seats``)."""
+        n = self.meta.players
+        for category, what, hand, seq, written in empty_seats(self.game):
+            self.add(
+                category,
+                "empty_seat",
+                f"the {what} give the empty seat of a {n}-player game a value other than 0",
+                hand,
+                seq=seq,
+                seat=next(s for s in range(n, len(written)) if written[s]),
+                recorded=_fmt(tuple(written)),
+                computed=_fmt((*written[:n], *(type(v)() for v in written[n:]))),
+            )
 
     def _in_one_call(
         self,
