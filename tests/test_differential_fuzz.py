@@ -21,27 +21,20 @@ runs a longer random search (batches of 300 logs, a new seed each run, printed).
 
 from __future__ import annotations
 
-import gzip
 import os
 import random
 from pathlib import Path
 
+from tests.conftest import CORPUS, FIXTURES
 from tests.differential import audit_texts, differences
 from tests.log_mutations import each_recorded_edit, mutated
+from tests.logedit import read_bytes
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
-CORPUS = ROOT.parent / "shared" / "corpus"
 LONG = os.environ.get("REPLAY_AUDIT_DIFF_FUZZ_LOGS")
 LOGS = int(LONG or "240")
 BATCH = 300
 SEED = random.randrange(1 << 30) if LONG else 13
 """A fixed seed for the suite; a new one for a longer search (printed on failure)."""
-
-
-def _plain(path: Path) -> bytes:
-    data = path.read_bytes()
-    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
 
 
 def _sources() -> tuple[list[tuple[str, Path]], list[Path]]:
@@ -55,7 +48,7 @@ def _sources() -> tuple[list[tuple[str, Path]], list[Path]]:
         logs += phoenix[:: max(1, len(phoenix) // 40)]
         logs += sorted((CORPUS / "tenhou-xml" / "special").iterdir())
         logs += sorted((CORPUS / "tenhou-json").rglob("*.json"))
-        clean += [p for p in phoenix[:200] if b"<RYUUKYOKU ba" in _plain(p)][:6:2]
+        clean += [p for p in phoenix[:200] if b"<RYUUKYOKU ba" in read_bytes(p)][:6:2]
         clean += phoenix[1:400:100]
     return [(".json" if p.suffix == ".json" else ".xml", p) for p in logs], clean
 
@@ -75,10 +68,10 @@ def _write_batch(folder: Path, rng: random.Random, count: int, recorded: bool) -
     for n in range(count):
         suffix, source = rng.choice(sources)
         name = f"m{n:04d}_{_stem(source)}{suffix}"
-        (folder / name).write_bytes(mutated(rng, _plain(source), suffix))
+        (folder / name).write_bytes(mutated(rng, read_bytes(source), suffix))
         written[name] = source.name
     for k, source in enumerate(clean if recorded else []):
-        for n, data in enumerate(each_recorded_edit(rng, _plain(source), 16)):
+        for n, data in enumerate(each_recorded_edit(rng, read_bytes(source), 16)):
             name = f"r{k:02d}-{n:02d}_{_stem(source)}.xml"
             (folder / name).write_bytes(data)
             written[name] = source.name
